@@ -1,0 +1,83 @@
+/**
+ * Host records: how fronts find running hosts. A host writes one JSON file per instance
+ * under $TETHER_HOME/hosts/ (0600, it holds the token), rewrites it when its port changes
+ * and removes it on a clean exit. Readers skip, and delete, records whose process is gone.
+ */
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import { z } from 'zod';
+import { hostsDir } from './tether-home.js';
+import { writePrivateFile } from './secure-file.js';
+
+export const HostRecord = z.object({
+  instanceId: z.string(),
+  pid: z.number().int(),
+  port: z.number().int(),
+  host: z.string().default('127.0.0.1'),
+  token: z.string(),
+  projectPath: z.string(),
+  kind: z.string(),
+  name: z.string().optional(),
+  protocolVersion: z.number().int(),
+  startedAt: z.string(),
+});
+export type HostRecord = z.infer<typeof HostRecord>;
+
+export function recordPath(dir: string, instanceId: string): string {
+  return join(dir, `${instanceId}.json`);
+}
+
+export function writeHostRecord(record: HostRecord, dir = hostsDir()): string {
+  const path = recordPath(dir, record.instanceId);
+  writePrivateFile(path, `${JSON.stringify(record, null, 2)}\n`);
+  return path;
+}
+
+export function removeHostRecord(instanceId: string, dir = hostsDir()): void {
+  rmSync(recordPath(dir, instanceId), { force: true });
+}
+
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Every live host's record; stale ones (dead pid) are deleted, unreadable ones skipped. */
+export function listHostRecords(dir = hostsDir()): HostRecord[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const records: HostRecord[] = [];
+  for (const name of names) {
+    if (!name.endsWith('.json') || name.startsWith('.')) continue;
+    const path = join(dir, name);
+    let parsed;
+    try {
+      parsed = HostRecord.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    } catch {
+      continue; // half-written by a foreign tool, or removed while we read: not ours to judge
+    }
+    if (!parsed.success) continue;
+    if (!isProcessAlive(parsed.data.pid)) {
+      rmSync(path, { force: true });
+      continue;
+    }
+    records.push(parsed.data);
+  }
+  return records.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+}
+
+/** True when `child` is `parent` or lies inside it. */
+export function pathContains(parent: string, child: string): boolean {
+  const p = resolve(parent);
+  const c = resolve(child);
+  return c === p || c.startsWith(p.endsWith(sep) ? p : p + sep);
+}

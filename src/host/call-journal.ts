@@ -1,0 +1,177 @@
+/**
+ * The call journal: what the host knows about every callId it has seen, so that each runs
+ * at most once. Entries are written ahead (queued before enqueueing, running before the
+ * tool starts), kept for a retention period after they finish, and, with a file store,
+ * survive a domain reload or a crash: a call found "running" on load was interrupted, and
+ * its outcome is unknown.
+ */
+import { createHash } from 'node:crypto';
+import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { canonicalJson, type CallState, type ToolResult } from '../protocol/index.js';
+
+export interface JournalError {
+  code: string;
+  message: string;
+  data?: Record<string, unknown>;
+}
+
+export interface JournalEntry {
+  callId: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  /** Hash of the canonical arguments: a repeat of the callId must carry the same ones. */
+  argsHash: string;
+  /** The fairness lane (connection) the call was queued on. */
+  lane: string;
+  state: CallState;
+  queuedAt: number;
+  startedAt?: number;
+  finishedAt?: number;
+  deadlineMs?: number;
+  result?: ToolResult;
+  error?: JournalError;
+}
+
+export const FINAL_STATES: ReadonlySet<CallState> = new Set(['completed', 'failed', 'cancelled', 'interrupted']);
+
+export function isFinal(entry: JournalEntry): boolean {
+  return FINAL_STATES.has(entry.state);
+}
+
+export function hashArguments(tool: string, args: unknown): string {
+  return createHash('sha256').update(tool).update('\0').update(canonicalJson(args)).digest('hex').slice(0, 32);
+}
+
+/** Where journal entries are kept. */
+export interface JournalStore {
+  load(): JournalEntry[];
+  /** Records the entry's latest state durably before returning. */
+  save(entry: JournalEntry): void;
+  /** Replaces the whole store with these entries (compaction). */
+  rewrite(entries: JournalEntry[]): void;
+}
+
+export class MemoryJournalStore implements JournalStore {
+  private entries = new Map<string, JournalEntry>();
+  load(): JournalEntry[] {
+    return [...this.entries.values()].map((e) => structuredClone(e));
+  }
+  save(entry: JournalEntry): void {
+    this.entries.set(entry.callId, structuredClone(entry));
+  }
+  rewrite(entries: JournalEntry[]): void {
+    this.entries = new Map(entries.map((e) => [e.callId, structuredClone(e)]));
+  }
+}
+
+/** An append-only JSON-lines file; the last line for a callId wins; a torn last line is skipped. */
+export class FileJournalStore implements JournalStore {
+  constructor(readonly path: string) {}
+
+  load(): JournalEntry[] {
+    let text: string;
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch {
+      return [];
+    }
+    const latest = new Map<string, JournalEntry>();
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      try {
+        const entry = JSON.parse(line) as JournalEntry;
+        if (typeof entry.callId === 'string') latest.set(entry.callId, entry);
+      } catch {
+        // A line torn by a crash mid-write: the entry before it still stands.
+      }
+    }
+    return [...latest.values()];
+  }
+
+  save(entry: JournalEntry): void {
+    mkdirSync(dirname(this.path), { recursive: true });
+    appendFileSync(this.path, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+  }
+
+  rewrite(entries: JournalEntry[]): void {
+    mkdirSync(dirname(this.path), { recursive: true });
+    const temp = `${this.path}.tmp`;
+    writeFileSync(temp, entries.map((e) => `${JSON.stringify(e)}\n`).join(''), { mode: 0o600 });
+    renameSync(temp, this.path);
+  }
+}
+
+export class CallJournal {
+  private readonly entries = new Map<string, JournalEntry>();
+  private writesSinceCompaction = 0;
+
+  constructor(
+    private readonly store: JournalStore,
+    readonly retentionMs: number,
+  ) {}
+
+  /**
+   * Loads what a previous life of the host left. Calls that were running are marked
+   * interrupted (outcome unknown); queued ones are returned so they can be queued again,
+   * since they never started.
+   */
+  load(now = Date.now()): { requeue: JournalEntry[]; interrupted: JournalEntry[] } {
+    const requeue: JournalEntry[] = [];
+    const interrupted: JournalEntry[] = [];
+    for (const entry of this.store.load()) {
+      if (this.expired(entry, now)) continue;
+      if (entry.state === 'running') {
+        entry.state = 'interrupted';
+        entry.finishedAt = now;
+        entry.error = {
+          code: 'OUTCOME_UNKNOWN',
+          message: `The host stopped while "${entry.tool}" was running, so whether it took effect is unknown. Check the editor's state before running it again.`,
+          data: { callId: entry.callId, tool: entry.tool },
+        };
+        interrupted.push(entry);
+      } else if (entry.state === 'queued') {
+        requeue.push(entry);
+      }
+      this.entries.set(entry.callId, entry);
+    }
+    this.compact();
+    return { requeue, interrupted };
+  }
+
+  get(callId: string): JournalEntry | undefined {
+    return this.entries.get(callId);
+  }
+
+  values(): IterableIterator<JournalEntry> {
+    return this.entries.values();
+  }
+
+  /** Records the entry's current state durably. */
+  save(entry: JournalEntry): void {
+    this.entries.set(entry.callId, entry);
+    this.store.save(entry);
+    if (++this.writesSinceCompaction > Math.max(256, this.entries.size * 4)) this.compact();
+  }
+
+  /** Forgets finished calls older than the retention. */
+  prune(now = Date.now()): void {
+    let removed = false;
+    for (const [callId, entry] of this.entries) {
+      if (this.expired(entry, now)) {
+        this.entries.delete(callId);
+        removed = true;
+      }
+    }
+    if (removed) this.compact();
+  }
+
+  private expired(entry: JournalEntry, now: number): boolean {
+    return isFinal(entry) && entry.finishedAt !== undefined && now - entry.finishedAt > this.retentionMs;
+  }
+
+  private compact(): void {
+    this.writesSinceCompaction = 0;
+    this.store.rewrite([...this.entries.values()]);
+  }
+}

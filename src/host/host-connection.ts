@@ -1,0 +1,197 @@
+/**
+ * One client connection to a host. Until the handshake succeeds only `tether/hello` is
+ * accepted: anything else is refused with HANDSHAKE_REQUIRED and the connection closes, as
+ * does a wrong token or an unsupported protocol version (with a typed error frame first).
+ */
+import { timingSafeEqual } from 'node:crypto';
+import {
+  CallCancelParams,
+  CallRef,
+  CallStartParams,
+  CompleteParams,
+  HelloParams,
+  METHODS,
+  PromptGetParams,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  TetherError,
+  UriParams,
+  parseParams,
+  type Bye,
+  type CallProgress,
+  type ElicitResult,
+  type HelloResult,
+  type LogLevel,
+  type RpcConnection,
+} from '../protocol/index.js';
+import type { CallObserver } from './calls.js';
+import type { HostCore } from './host.js';
+
+export class HostConnection implements CallObserver {
+  private authenticated = false;
+  private clientCaps: HelloParams['capabilities'] = {};
+  readonly subscriptions = new Set<string>();
+  private handshakeTimer: NodeJS.Timeout | undefined;
+  private pingTimer: NodeJS.Timeout | undefined;
+  clientName = '';
+
+  constructor(
+    readonly id: string,
+    readonly endpoint: string,
+    readonly rpc: RpcConnection,
+    private readonly core: HostCore,
+  ) {
+    rpc.onRequest(METHODS.hello, (params) => this.hello(params));
+    rpc.onRequest(METHODS.ping, () => ({}));
+    rpc.onOtherRequest(() => this.refuseBeforeHandshake());
+    rpc.onOtherNotification(() => this.refuseBeforeHandshake());
+    rpc.onClose(() => this.dispose());
+    this.handshakeTimer = setTimeout(() => {
+      this.rpc.close(new TetherError('HANDSHAKE_REQUIRED', `No handshake within ${core.options.handshakeTimeoutMs} ms; closing.`));
+    }, core.options.handshakeTimeoutMs);
+    this.handshakeTimer.unref();
+  }
+
+  get isAuthenticated(): boolean {
+    return this.authenticated && this.rpc.isOpen;
+  }
+
+  /** Sends a notification if the connection is authenticated and open. */
+  send(method: string, params: unknown): void {
+    if (this.isAuthenticated) this.rpc.notify(method, params);
+  }
+
+  /** Says goodbye with a reason, then closes. */
+  bye(bye: Omit<Bye, 'at'>): void {
+    this.send(METHODS.bye, { ...bye, at: Date.now() });
+    this.rpc.close(new TetherError(bye.reason === 'evicted' ? 'EVICTED' : 'CONNECTION_CLOSED', bye.message, { reason: bye.reason }));
+  }
+
+  // --- CallObserver -------------------------------------------------------------------
+
+  progress(update: CallProgress): void {
+    this.send(METHODS.callProgress, update);
+  }
+
+  log(callId: string, level: LogLevel, data: unknown, logger?: string): void {
+    this.send(METHODS.log, { callId, level, data, ...(logger ? { logger } : {}) });
+  }
+
+  get elicit(): CallObserver['elicit'] {
+    if (!this.clientCaps?.elicitation) return undefined;
+    return (callId, message, requestedSchema, signal) =>
+      this.rpc.request<ElicitResult>(METHODS.elicit, { callId, message, requestedSchema }, { signal });
+  }
+
+  get sample(): CallObserver['sample'] {
+    if (!this.clientCaps?.sampling) return undefined;
+    return (callId, params, signal) => this.rpc.request(METHODS.sample, { ...params, callId }, { signal });
+  }
+
+  // --- Handshake ----------------------------------------------------------------------
+
+  private hello(raw: unknown): HelloResult {
+    if (this.authenticated) throw new TetherError('INVALID_REQUEST', 'The handshake was already completed on this connection.');
+    const params = this.parseHello(raw);
+    if (!tokensMatch(params.token, this.core.options.token)) {
+      this.closeSoon(
+        new TetherError(
+          'UNAUTHORIZED',
+          `Wrong token for host "${this.core.identity.name}". Read the current token from its record in ${this.core.recordsDir} and connect again.`,
+        ),
+      );
+    }
+    if (!SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion)) {
+      this.closeSoon(
+        new TetherError(
+          'UNSUPPORTED_VERSION',
+          `Protocol version ${params.protocolVersion} is not supported by this host (it speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}). Upgrade the older side.`,
+          { supported: SUPPORTED_PROTOCOL_VERSIONS, requested: params.protocolVersion },
+        ),
+      );
+    }
+    if (this.handshakeTimer) clearTimeout(this.handshakeTimer);
+    this.authenticated = true;
+    this.clientCaps = params.capabilities ?? {};
+    this.clientName = params.client.name;
+    this.registerHandlers();
+    this.startPinging();
+    this.core.admitted(this);
+    return this.core.helloResult(this.id);
+  }
+
+  private parseHello(raw: unknown): HelloParams {
+    try {
+      return parseParams(HelloParams, raw, METHODS.hello);
+    } catch (error) {
+      this.closeSoon(TetherError.from(error));
+    }
+  }
+
+  /** Answers with the error, then closes: the error frame goes out before the close. */
+  private closeSoon(error: TetherError): never {
+    queueMicrotask(() => this.rpc.close(error));
+    throw error;
+  }
+
+  private refuseBeforeHandshake(): never {
+    return this.closeSoon(new TetherError('HANDSHAKE_REQUIRED', `Send "${METHODS.hello}" with the host's token before anything else.`));
+  }
+
+  private registerHandlers(): void {
+    const { calls, catalog } = this.core;
+    this.rpc
+      .onOtherRequest(undefined)
+      .onOtherNotification(undefined)
+      .onRequest(METHODS.toolsList, () => ({ tools: this.core.toolDescriptors() }))
+      .onRequest(METHODS.callStart, (p) => calls.start(parseParams(CallStartParams, p, METHODS.callStart), this))
+      .onRequest(METHODS.callStatus, (p) => calls.status(parseParams(CallRef, p, METHODS.callStatus).callId))
+      .onRequest(METHODS.callCancel, (p) => {
+        const { callId, reason } = parseParams(CallCancelParams, p, METHODS.callCancel);
+        return calls.cancel(callId, reason);
+      })
+      .onRequest(METHODS.resourcesList, () => ({ resources: catalog.listResources() }))
+      .onRequest(METHODS.resourceTemplatesList, () => ({ resourceTemplates: catalog.listTemplates() }))
+      .onRequest(METHODS.resourcesRead, async (p) => ({ contents: await catalog.read(parseParams(UriParams, p, METHODS.resourcesRead).uri) }))
+      .onRequest(METHODS.resourcesSubscribe, (p) => {
+        this.subscriptions.add(parseParams(UriParams, p, METHODS.resourcesSubscribe).uri);
+        return {};
+      })
+      .onRequest(METHODS.resourcesUnsubscribe, (p) => {
+        this.subscriptions.delete(parseParams(UriParams, p, METHODS.resourcesUnsubscribe).uri);
+        return {};
+      })
+      .onRequest(METHODS.promptsList, () => ({ prompts: catalog.listPrompts() }))
+      .onRequest(METHODS.promptsGet, (p) => {
+        const { name, arguments: args } = parseParams(PromptGetParams, p, METHODS.promptsGet);
+        return catalog.getPrompt(name, args);
+      })
+      .onRequest(METHODS.complete, (p) => catalog.complete(parseParams(CompleteParams, p, METHODS.complete)));
+  }
+
+  /** Host-side liveness: a client that stops answering pings is dropped (its calls carry on). */
+  private startPinging(): void {
+    const interval = this.core.options.pingIntervalMs;
+    if (interval <= 0) return;
+    this.pingTimer = setInterval(() => {
+      this.rpc.request(METHODS.ping, undefined, { timeoutMs: interval }).catch((error: unknown) => {
+        if (this.rpc.isOpen) this.rpc.close(new TetherError('REQUEST_TIMEOUT', `Client stopped answering pings: ${(error as Error).message}`));
+      });
+    }, interval);
+    this.pingTimer.unref();
+  }
+
+  private dispose(): void {
+    if (this.handshakeTimer) clearTimeout(this.handshakeTimer);
+    if (this.pingTimer) clearInterval(this.pingTimer);
+    this.authenticated = false;
+    this.core.calls.detach(this);
+    this.core.forget(this);
+  }
+}
+
+/** Constant-time token comparison (lengths are compared first, which leaks only the length). */
+function tokensMatch(given: string, expected: string): boolean {
+  const a = Buffer.from(given, 'utf8');
+  const b = Buffer.from(expected, 'utf8');
+  return a.length === b.length && timingSafeEqual(a, b);
+}

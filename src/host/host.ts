@@ -1,0 +1,368 @@
+/**
+ * The Host: what an app embeds to become a Tether host. It listens on loopback, authenticates
+ * every connection, serves the tools, resources and prompts registered on it, runs calls
+ * through the journal and the main-thread executor, announces its state, and advertises
+ * itself with a host record under $TETHER_HOME/hosts/.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
+import {
+  FramedTransport,
+  METHODS,
+  PROTOCOL_VERSION,
+  RpcConnection,
+  resolveLimits,
+  type ByeReason,
+  type FrameLimits,
+  type HelloResult,
+  type HostIdentity,
+  type HostStateName,
+  type ToolDescriptor,
+} from '../protocol/index.js';
+import { hostsDir, tetherHome } from '../discovery/tether-home.js';
+import { removeHostRecord, writeHostRecord, type HostRecord } from '../discovery/host-record.js';
+import { SocketByteStream } from '../net/socket-stream.js';
+import { CallJournal, FileJournalStore, MemoryJournalStore, type JournalStore } from './call-journal.js';
+import { CallManager } from './calls.js';
+import { Catalog, type PromptDefinition, type ResourceDefinition, type ResourceTemplateDefinition } from './catalog.js';
+import { HostConnection } from './host-connection.js';
+import { registerTool, type RegisteredTool, type ToolDefinition } from './tools.js';
+
+export interface HostOptions {
+  /** What kind of editor this is ("unity", "sandbox", "godot", …). */
+  kind: string;
+  name: string;
+  version: string;
+  projectPath: string;
+  /** TCP port on 127.0.0.1; 0 (default) picks a free one. */
+  port?: number;
+  /** The shared secret clients must present; generated when omitted. */
+  token?: string;
+  /** Stable across domain reloads of one editor process; generated when omitted. */
+  instanceId?: string;
+  /** Journal file; omitted: the journal lives in memory only (and does not survive a restart). */
+  journalPath?: string;
+  journalStore?: JournalStore;
+  /** How long finished calls' outcomes are kept (default 15 min). */
+  retentionMs?: number;
+  /** Longest silence while a call is queued or running (default 5 s). */
+  heartbeatMs?: number;
+  /** Execution deadline when neither call nor tool sets one (default 10 min). */
+  defaultDeadlineMs?: number;
+  limits?: Partial<FrameLimits>;
+  /** A connection that has not completed the handshake by then is closed (default 10 s). */
+  handshakeTimeoutMs?: number;
+  /** How often the host pings each client; a client that misses one is dropped. 0 disables (default 15 s). */
+  pingIntervalMs?: number;
+  /** Connections served at once; past it the oldest is evicted with a bye. Default: no limit. */
+  maxConnections?: number;
+  /** Where the host record goes (default $TETHER_HOME/hosts). */
+  recordsDir?: string;
+  /** Write a host record at all (default true). */
+  advertise?: boolean;
+}
+
+type ResolvedOptions = Required<Omit<HostOptions, 'journalPath' | 'journalStore' | 'maxConnections' | 'limits'>> & {
+  limits: FrameLimits;
+  maxConnections: number | undefined;
+};
+
+/** What a HostConnection needs from its host. */
+export interface HostCore {
+  readonly options: ResolvedOptions;
+  readonly identity: HostIdentity;
+  readonly recordsDir: string;
+  readonly calls: CallManager;
+  readonly catalog: Catalog;
+  toolDescriptors(): ToolDescriptor[];
+  helloResult(connectionId: string): HelloResult;
+  admitted(connection: HostConnection): void;
+  forget(connection: HostConnection): void;
+}
+
+export interface CloseOptions {
+  reason: ByeReason;
+  message?: string;
+  /** For a reload: when clients should expect the host back. */
+  expectedBackMs?: number;
+}
+
+export class Host implements HostCore {
+  readonly options: ResolvedOptions;
+  readonly identity: HostIdentity;
+  readonly recordsDir: string;
+  readonly catalog = new Catalog();
+  readonly calls: CallManager;
+  private readonly tools = new Map<string, RegisteredTool>();
+  private readonly connections = new Map<string, HostConnection>();
+  private readonly sockets = new Set<Socket>();
+  private server: Server | undefined;
+  private boundPort: number | undefined;
+  private currentState: HostStateName = 'ready';
+  private nextConnection = 1;
+  private started = false;
+  private closing: Promise<void> | undefined;
+  private readonly startedAt = new Date().toISOString();
+
+  constructor(options: HostOptions) {
+    this.options = {
+      port: 0,
+      token: randomBytes(24).toString('base64url'),
+      instanceId: randomUUID(),
+      retentionMs: 15 * 60_000,
+      heartbeatMs: 5_000,
+      defaultDeadlineMs: 10 * 60_000,
+      handshakeTimeoutMs: 10_000,
+      pingIntervalMs: 15_000,
+      recordsDir: hostsDir(tetherHome()),
+      advertise: true,
+      ...stripUndefined(options),
+      limits: resolveLimits(options.limits),
+      maxConnections: options.maxConnections,
+    } as ResolvedOptions;
+    this.recordsDir = this.options.recordsDir;
+    this.identity = {
+      instanceId: this.options.instanceId,
+      kind: options.kind,
+      name: options.name,
+      version: options.version,
+      projectPath: options.projectPath,
+      pid: process.pid,
+    };
+    const store = options.journalStore ?? (options.journalPath ? new FileJournalStore(options.journalPath) : new MemoryJournalStore());
+    this.calls = new CallManager({
+      journal: new CallJournal(store, this.options.retentionMs),
+      tools: () => this.tools,
+      heartbeatMs: this.options.heartbeatMs,
+      defaultDeadlineMs: this.options.defaultDeadlineMs,
+    });
+  }
+
+  get port(): number | undefined {
+    return this.boundPort;
+  }
+
+  get token(): string {
+    return this.options.token;
+  }
+
+  get state(): HostStateName {
+    return this.currentState;
+  }
+
+  get recordPath(): string {
+    return join(this.recordsDir, `${this.identity.instanceId}.json`);
+  }
+
+  /** The number of authenticated connections. */
+  get connectionCount(): number {
+    return [...this.connections.values()].filter((c) => c.isAuthenticated).length;
+  }
+
+  // --- Registration -------------------------------------------------------------------
+
+  tool<Args>(definition: ToolDefinition<Args>): this {
+    return this.addTool(registerTool(definition));
+  }
+
+  addTool(tool: RegisteredTool): this {
+    this.tools.set(tool.descriptor.name, tool);
+    this.toolsChanged();
+    return this;
+  }
+
+  removeTool(name: string): this {
+    if (this.tools.delete(name)) this.toolsChanged();
+    return this;
+  }
+
+  resource(definition: ResourceDefinition): this {
+    this.catalog.resources.set(definition.uri, definition);
+    this.broadcast(METHODS.resourcesChanged, {});
+    return this;
+  }
+
+  resourceTemplate(definition: ResourceTemplateDefinition): this {
+    this.catalog.templates.set(definition.uriTemplate, definition);
+    this.broadcast(METHODS.resourcesChanged, {});
+    return this;
+  }
+
+  prompt(definition: PromptDefinition): this {
+    this.catalog.prompts.set(definition.name, definition);
+    this.broadcast(METHODS.promptsChanged, {});
+    return this;
+  }
+
+  /** Tells subscribers of `uri` that it changed. */
+  resourceUpdated(uri: string): void {
+    for (const connection of this.connections.values()) {
+      if (connection.subscriptions.has(uri)) connection.send(METHODS.resourceUpdated, { uri });
+    }
+  }
+
+  toolDescriptors(): ToolDescriptor[] {
+    return [...this.tools.values()].map((tool) => tool.descriptor);
+  }
+
+  // --- Lifecycle ----------------------------------------------------------------------
+
+  /** Restores the journal, starts listening and writes the host record. */
+  async start(): Promise<{ port: number }> {
+    if (this.started) throw new Error('Host already started');
+    this.started = true;
+    this.calls.restore();
+    const server = createServer({ noDelay: true }, (socket) => this.accept(socket));
+    this.server = server;
+    server.on('error', () => undefined);
+    const port = await listen(server, this.options.port);
+    this.boundPort = port;
+    if (this.options.advertise) writeHostRecord(this.record(), this.recordsDir);
+    return { port };
+  }
+
+  /** Announces a state to every connection (ready, compiling, reloading, playing, quitting). */
+  setState(state: HostStateName, expectedMs?: number): void {
+    this.currentState = state;
+    this.broadcast(METHODS.hostState, { state, at: Date.now(), ...(expectedMs === undefined ? {} : { expectedMs }) });
+  }
+
+  /**
+   * Says `bye` to every connection, closes them and the listener. A reload keeps the host
+   * record (the editor process lives on and will listen again); any other reason removes it.
+   */
+  close(options: CloseOptions = { reason: 'shutdown' }): Promise<void> {
+    this.closing ??= this.shutdown(options);
+    return this.closing;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  private async shutdown({ reason, message, expectedBackMs }: CloseOptions): Promise<void> {
+    this.calls.dispose();
+    const text = message ?? defaultByeMessage(reason, expectedBackMs);
+    for (const connection of this.connections.values()) {
+      if (connection.isAuthenticated) connection.bye({ reason, message: text, ...(expectedBackMs === undefined ? {} : { expectedBackMs }) });
+      else connection.rpc.close();
+    }
+    const server = this.server;
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const socket of this.sockets) socket.destroy();
+    if (this.options.advertise && reason !== 'reload') removeHostRecord(this.identity.instanceId, this.recordsDir);
+  }
+
+  // --- HostCore -----------------------------------------------------------------------
+
+  helloResult(connectionId: string): HelloResult {
+    return {
+      protocolVersion: PROTOCOL_VERSION,
+      host: this.identity,
+      capabilities: {
+        tools: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
+        prompts: { listChanged: true },
+        completions: {},
+        ...(this.options.maxConnections === undefined ? {} : { maxConnections: this.options.maxConnections }),
+      },
+      limits: this.options.limits,
+      heartbeatMs: this.options.heartbeatMs,
+      state: this.currentState,
+      connectionId,
+    };
+  }
+
+  admitted(connection: HostConnection): void {
+    const max = this.options.maxConnections;
+    if (max === undefined) return;
+    const others = [...this.connections.values()].filter((c) => c !== connection && c.isAuthenticated);
+    for (const stale of others.slice(0, Math.max(0, others.length - max + 1))) {
+      stale.bye({
+        reason: 'evicted',
+        status: 'evicted',
+        message: `Another client (${connection.clientName || 'unnamed'}) connected from ${connection.endpoint}. This host serves ${max} connection(s) at a time, so this one was evicted. To use several agents at once, connect them through one "tether serve" (HTTP) or raise the host's connection limit.`,
+        newClientEndpoint: connection.endpoint,
+      });
+    }
+  }
+
+  forget(connection: HostConnection): void {
+    this.connections.delete(connection.id);
+  }
+
+  // --- Internals ----------------------------------------------------------------------
+
+  private accept(socket: Socket): void {
+    if (this.closing) {
+      socket.destroy();
+      return;
+    }
+    this.sockets.add(socket);
+    socket.once('close', () => this.sockets.delete(socket));
+    const id = `c${this.nextConnection++}`;
+    const endpoint = `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`;
+    const rpc = new RpcConnection(new FramedTransport(new SocketByteStream(socket), this.options.limits));
+    const connection = new HostConnection(id, endpoint, rpc, this);
+    this.connections.set(id, connection);
+    rpc.start();
+  }
+
+  private toolsChanged(): void {
+    this.broadcast(METHODS.toolsChanged, {});
+  }
+
+  private broadcast(method: string, params: unknown): void {
+    for (const connection of this.connections.values()) connection.send(method, params);
+  }
+
+  private record(): HostRecord {
+    return {
+      instanceId: this.identity.instanceId,
+      pid: process.pid,
+      port: this.boundPort as number,
+      host: '127.0.0.1',
+      token: this.options.token,
+      projectPath: this.identity.projectPath,
+      kind: this.identity.kind,
+      name: this.identity.name,
+      protocolVersion: PROTOCOL_VERSION,
+      startedAt: this.startedAt,
+    };
+  }
+}
+
+function defaultByeMessage(reason: ByeReason, expectedBackMs?: number): string {
+  switch (reason) {
+    case 'reload':
+      return `The editor is reloading its code domain${expectedBackMs ? ` and should be back in about ${Math.ceil(expectedBackMs / 1000)} s` : ''}. Reconnect when its host record shows it listening; calls in flight keep their callIds.`;
+    case 'quit':
+      return 'The editor is quitting. Start it again to continue.';
+    default:
+      return 'The host is shutting down.';
+  }
+}
+
+/** Listens on loopback; a taken preferred port falls back to a free one (the record says which). */
+async function listen(server: Server, port: number): Promise<number> {
+  const tryPort = (p: number): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const onError = (error: Error): void => reject(error);
+      server.once('error', onError);
+      server.listen({ port: p, host: '127.0.0.1', exclusive: true }, () => {
+        server.off('error', onError);
+        resolve((server.address() as { port: number }).port);
+      });
+    });
+  try {
+    return await tryPort(port);
+  } catch (error) {
+    if (port === 0 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    return tryPort(0);
+  }
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,30 @@
+/** "Did you mean": the known names closest to a mistyped one. */
+
+export function closestNames(name: string, known: Iterable<string>, max = 3): string[] {
+  const target = name.toLowerCase();
+  return [...known]
+    .map((candidate) => ({ candidate, score: distance(target, candidate.toLowerCase()) - sharedBonus(target, candidate.toLowerCase()) }))
+    .filter(({ candidate, score }) => score <= Math.max(2, Math.floor(candidate.length / 2)))
+    .sort((a, b) => a.score - b.score || a.candidate.localeCompare(b.candidate))
+    .slice(0, max)
+    .map(({ candidate }) => candidate);
+}
+
+/** Substring matches ("hierarchy" for "get_hierarchy") count as close. */
+function sharedBonus(a: string, b: string): number {
+  return a.length >= 3 && (b.includes(a) || a.includes(b)) ? Math.abs(a.length - b.length) : 0;
+}
+
+/** Levenshtein distance, two rows. */
+export function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
+}

@@ -1,0 +1,88 @@
+/**
+ * The client end of one host connection: TCP connect, framing, handshake. The link's state
+ * machine, the conformance suite and `tether call` all open connections through this.
+ */
+import { connect as tcpConnect, type Socket } from 'node:net';
+import {
+  FramedTransport,
+  HelloResult,
+  METHODS,
+  PROTOCOL_VERSION,
+  RpcConnection,
+  TetherError,
+  type FrameLimits,
+} from '../protocol/index.js';
+import { SocketByteStream } from '../net/socket-stream.js';
+
+export interface ConnectOptions {
+  port: number;
+  host?: string;
+  token: string;
+  protocolVersion?: number;
+  clientName?: string;
+  clientVersion?: string;
+  capabilities?: { elicitation?: boolean; sampling?: boolean };
+  limits?: Partial<FrameLimits>;
+  /** Gives up connecting plus handshaking after this long (default 5 s). */
+  timeoutMs?: number;
+  /** Installs handlers before the handshake so no early notification is missed. */
+  prepare?(rpc: RpcConnection): void;
+}
+
+export interface HostSession {
+  rpc: RpcConnection;
+  hello: HelloResult;
+  socket: Socket;
+}
+
+export function openSocket(port: number, host = '127.0.0.1', timeoutMs = 5_000): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = tcpConnect({ port, host, noDelay: true });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new TetherError('REQUEST_TIMEOUT', `Could not connect to ${host}:${port} within ${timeoutMs} ms.`));
+    }, timeoutMs);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      socket.removeAllListeners('error');
+      resolve(socket);
+    });
+    socket.once('error', (error) => {
+      clearTimeout(timer);
+      reject(new TetherError('CONNECTION_CLOSED', `Could not connect to ${host}:${port}: ${error.message}. Is the editor running?`, { port }));
+    });
+  });
+}
+
+/** Connects and completes the handshake; the returned session is authenticated and open. */
+export async function connectToHost(options: ConnectOptions): Promise<HostSession> {
+  const timeoutMs = options.timeoutMs ?? 5_000;
+  const socket = await openSocket(options.port, options.host, timeoutMs);
+  const rpc = new RpcConnection(new FramedTransport(new SocketByteStream(socket), options.limits));
+  options.prepare?.(rpc);
+  rpc.start();
+  let raw: unknown;
+  try {
+    raw = await rpc.request(
+      METHODS.hello,
+      {
+        token: options.token,
+        protocolVersion: options.protocolVersion ?? PROTOCOL_VERSION,
+        client: { name: options.clientName ?? 'tether', ...(options.clientVersion ? { version: options.clientVersion } : {}) },
+        capabilities: options.capabilities ?? {},
+      },
+      { timeoutMs },
+    );
+  } catch (error) {
+    rpc.close();
+    throw error;
+  }
+  // A bye can arrive in the same chunk as the handshake reply: check after the await.
+  if (!rpc.isOpen) throw new TetherError('CONNECTION_CLOSED', 'The host closed the connection right after the handshake.', { cause: rpc.closedWith?.toJSON() });
+  const hello = HelloResult.safeParse(raw);
+  if (!hello.success) {
+    rpc.close();
+    throw new TetherError('INVALID_REQUEST', 'The host answered the handshake with an unexpected shape; is it a Tether host of a compatible version?');
+  }
+  return { rpc, hello: hello.data, socket };
+}

@@ -1,0 +1,55 @@
+/**
+ * The ByteStream adapter for a TCP socket: the one place where protocol/ meets node:net.
+ * Writes never reach a destroyed socket, and every 'error' event is handled (it becomes a
+ * close), so a peer that vanishes can never crash the process.
+ */
+import type { Socket } from 'node:net';
+import type { ByteStream } from '../protocol/index.js';
+
+export class SocketByteStream implements ByteStream {
+  private ended = false;
+
+  constructor(readonly socket: Socket) {
+    socket.setNoDelay(true);
+    // Until start() installs the real handlers, an error must still not go unhandled.
+    socket.on('error', () => undefined);
+  }
+
+  get closed(): boolean {
+    return this.ended || this.socket.destroyed || !this.socket.writable;
+  }
+
+  start(handlers: { data(chunk: Uint8Array): void; close(error?: unknown): void }): void {
+    let error: unknown;
+    this.socket.on('data', (chunk: Buffer) => handlers.data(chunk));
+    this.socket.on('error', (e) => {
+      error = e;
+    });
+    this.socket.once('close', () => {
+      this.ended = true;
+      handlers.close(error);
+    });
+  }
+
+  write(parts: readonly Uint8Array[]): void {
+    if (this.closed) return;
+    this.socket.cork();
+    for (const part of parts) this.socket.write(part);
+    process.nextTick(() => this.socket.uncork());
+  }
+
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.socket.destroyed) return;
+    this.socket.end();
+    // A peer that never reads must not keep the socket (and the process) alive forever.
+    setTimeout(() => this.socket.destroy(), 2_000).unref();
+  }
+
+  /** Immediately tears the socket down, discarding unsent data. */
+  destroy(): void {
+    this.ended = true;
+    this.socket.destroy();
+  }
+}

@@ -1,0 +1,264 @@
+/**
+ * A JSON-RPC 2.0 peer over a Transport: matches responses to requests, dispatches incoming
+ * requests and notifications to handlers, and closes idempotently. On close, every pending
+ * outgoing request is rejected with CONNECTION_CLOSED and every running handler's
+ * AbortSignal fires.
+ */
+import { TetherError } from './errors.js';
+import {
+  isErrorResponse,
+  isNotification,
+  isRequest,
+  type Message,
+  type NotificationMessage,
+  type RequestId,
+  type RequestMessage,
+  type ResponseMessage,
+} from './messages.js';
+import type { Transport } from './transport.js';
+
+export type ConnectionState = 'open' | 'closed';
+
+export interface RequestContext {
+  readonly id: RequestId;
+  readonly method: string;
+  /** Fires when the peer cancels the request or the connection closes. */
+  readonly signal: AbortSignal;
+  readonly connection: RpcConnection;
+}
+
+export type RequestHandler = (params: unknown, context: RequestContext) => unknown;
+export type NotificationHandler = (params: unknown, connection: RpcConnection) => void;
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Gives up (REQUEST_TIMEOUT) after this long. Unset: waits as long as the connection lives. */
+  timeoutMs?: number;
+}
+
+interface Pending {
+  method: string;
+  resolve(value: unknown): void;
+  reject(error: TetherError): void;
+  cleanup(): void;
+}
+
+/** The notification either side sends to abandon one of its own requests. */
+export const CANCEL_REQUEST = 'notifications/cancelled';
+
+export class RpcConnection {
+  private readonly requestHandlers = new Map<string, RequestHandler>();
+  private readonly notificationHandlers = new Map<string, NotificationHandler>();
+  private readonly pending = new Map<RequestId, Pending>();
+  private readonly running = new Map<RequestId, AbortController>();
+  private readonly closeListeners: Array<(error?: TetherError) => void> = [];
+  private fallbackRequest: RequestHandler | undefined;
+  private fallbackNotification: NotificationHandler | undefined;
+  private nextId = 1;
+  private currentState: ConnectionState = 'open';
+  private closeReason: TetherError | undefined;
+
+  constructor(private readonly transport: Transport) {
+    this.onNotification(CANCEL_REQUEST, (params) => {
+      const id = (params as { requestId?: RequestId } | undefined)?.requestId;
+      if (id !== undefined) this.running.get(id)?.abort(new TetherError('CANCELLED', 'The peer cancelled the request.'));
+    });
+  }
+
+  get state(): ConnectionState {
+    return this.currentState;
+  }
+
+  get isOpen(): boolean {
+    return this.currentState === 'open';
+  }
+
+  /** Why the connection closed, once it has. */
+  get closedWith(): TetherError | undefined {
+    return this.closeReason;
+  }
+
+  start(): this {
+    this.transport.start({
+      message: (message) => this.dispatch(message),
+      malformed: (error, id) => this.reply(id, undefined, error),
+      close: (error) => this.finish(error),
+    });
+    return this;
+  }
+
+  onRequest(method: string, handler: RequestHandler): this {
+    this.requestHandlers.set(method, handler);
+    return this;
+  }
+
+  onNotification(method: string, handler: NotificationHandler): this {
+    this.notificationHandlers.set(method, handler);
+    return this;
+  }
+
+  /** Handles requests no specific handler claims (default: METHOD_NOT_FOUND). */
+  onOtherRequest(handler: RequestHandler | undefined): this {
+    this.fallbackRequest = handler;
+    return this;
+  }
+
+  /** Handles notifications no specific handler claims (default: ignored, as JSON-RPC says). */
+  onOtherNotification(handler: NotificationHandler | undefined): this {
+    this.fallbackNotification = handler;
+    return this;
+  }
+
+  onClose(listener: (error?: TetherError) => void): this {
+    if (this.currentState === 'closed') queueMicrotask(() => listener(this.closeReason));
+    else this.closeListeners.push(listener);
+    return this;
+  }
+
+  request<T = unknown>(method: string, params?: unknown, options: RequestOptions = {}): Promise<T> {
+    if (!this.isOpen) return Promise.reject(this.closedError());
+    if (options.signal?.aborted) return Promise.reject(TetherError.from(options.signal.reason, 'CANCELLED'));
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const abandon = (error: TetherError): void => {
+        if (!this.pending.delete(id)) return;
+        cleanup();
+        this.notify(CANCEL_REQUEST, { requestId: id, reason: error.message });
+        reject(error);
+      };
+      const onAbort = (): void => abandon(TetherError.from(options.signal?.reason ?? 'aborted', 'CANCELLED'));
+      const cleanup = (): void => {
+        if (timer !== undefined) clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+      };
+      if (options.timeoutMs !== undefined) {
+        timer = setTimeout(
+          () =>
+            abandon(
+              new TetherError('REQUEST_TIMEOUT', `"${method}" got no answer within ${options.timeoutMs} ms.`, {
+                method,
+                timeoutMs: options.timeoutMs,
+              }),
+            ),
+          options.timeoutMs,
+        );
+      }
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(id, { method, resolve: resolve as (value: unknown) => void, reject, cleanup });
+      try {
+        this.transport.send({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+      } catch (error) {
+        this.pending.delete(id);
+        cleanup();
+        reject(TetherError.from(error));
+      }
+    });
+  }
+
+  /** Sends a notification; returns false when the connection is closed and nothing was sent. */
+  notify(method: string, params?: unknown): boolean {
+    if (!this.isOpen) return false;
+    const message: NotificationMessage = { jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) };
+    this.transport.send(message);
+    return true;
+  }
+
+  /** Closes the connection (flushing what was sent). Idempotent. */
+  close(error?: TetherError): void {
+    if (!this.isOpen) return;
+    this.transport.close(error);
+    this.finish(error);
+  }
+
+  private dispatch(message: Message): void {
+    if (isRequest(message)) this.handleRequest(message);
+    else if (isNotification(message)) this.handleNotification(message);
+    else this.handleResponse(message as ResponseMessage);
+  }
+
+  private handleRequest(message: RequestMessage): void {
+    const handler = this.requestHandlers.get(message.method) ?? this.fallbackRequest;
+    if (!handler) {
+      this.reply(message.id, undefined, new TetherError('METHOD_NOT_FOUND', `Unknown method "${message.method}".`, { method: message.method }));
+      return;
+    }
+    const controller = new AbortController();
+    this.running.set(message.id, controller);
+    const context: RequestContext = { id: message.id, method: message.method, signal: controller.signal, connection: this };
+    let outcome: unknown;
+    try {
+      outcome = handler(message.params, context);
+    } catch (error) {
+      this.settle(message.id, controller, undefined, error);
+      return;
+    }
+    if (outcome instanceof Promise) {
+      outcome.then(
+        (result) => this.settle(message.id, controller, result, undefined),
+        (error: unknown) => this.settle(message.id, controller, undefined, error),
+      );
+    } else {
+      this.settle(message.id, controller, outcome, undefined);
+    }
+  }
+
+  private settle(id: RequestId, controller: AbortController, result: unknown, error: unknown): void {
+    if (this.running.get(id) === controller) this.running.delete(id);
+    this.reply(id, result, error === undefined ? undefined : TetherError.from(error));
+  }
+
+  private handleNotification(message: NotificationMessage): void {
+    const handler = this.notificationHandlers.get(message.method) ?? this.fallbackNotification;
+    try {
+      handler?.(message.params, this);
+    } catch {
+      // A notification has no one to answer; a faulty handler must not take the connection down.
+    }
+  }
+
+  private handleResponse(message: ResponseMessage): void {
+    if (message.id === null) {
+      // An error about a frame we sent that the peer could not read; nothing to match it to.
+      return;
+    }
+    const pending = this.pending.get(message.id);
+    if (!pending) return;
+    this.pending.delete(message.id);
+    pending.cleanup();
+    if (isErrorResponse(message)) pending.reject(TetherError.fromWire(message.error));
+    else pending.resolve(message.result);
+  }
+
+  private reply(id: RequestId | null, result: unknown, error: TetherError | undefined): void {
+    if (!this.isOpen) return;
+    if (id === null && error === undefined) return;
+    try {
+      if (error) this.transport.send({ jsonrpc: '2.0', id, error: error.toWire() });
+      else this.transport.send({ jsonrpc: '2.0', id: id as RequestId, result: result ?? {} });
+    } catch (sendError) {
+      // The result could not be framed (too large): answer with that error instead.
+      this.transport.send({ jsonrpc: '2.0', id, error: TetherError.from(sendError).toWire() });
+    }
+  }
+
+  private closedError(): TetherError {
+    const why = this.closeReason ? ` (${this.closeReason.message})` : '';
+    return new TetherError('CONNECTION_CLOSED', `The connection is closed${why}.`, this.closeReason ? { cause: this.closeReason.toJSON() } : {});
+  }
+
+  private finish(error?: TetherError): void {
+    if (this.currentState === 'closed') return;
+    this.currentState = 'closed';
+    this.closeReason = error;
+    const closed = this.closedError();
+    for (const [id, pending] of this.pending) {
+      this.pending.delete(id);
+      pending.cleanup();
+      pending.reject(closed);
+    }
+    for (const controller of this.running.values()) controller.abort(closed);
+    this.running.clear();
+    for (const listener of this.closeListeners.splice(0)) listener(error);
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * Content-Length framing, reading side: bytes in, frame bodies out.
+ *
+ * A frame is `Content-Length: N\r\n` (other headers allowed and ignored) then `\r\n` and
+ * exactly N bytes of UTF-8 JSON. The decoder enforces the header and body size limits
+ * before buffering anything large, and reports whether a frame is partially received so the
+ * transport can time out a stalled frame without ever timing out an idle connection.
+ */
+import { TetherError } from './errors.js';
+import type { FrameLimits } from './limits.js';
+
+const CR = 13;
+const LF = 10;
+
+export class FrameDecoder {
+  private chunks: Uint8Array[] = [];
+  private buffered = 0;
+  /** Body length announced by the header being consumed, or null while reading a header. */
+  private bodyLength: number | null = null;
+
+  constructor(private readonly limits: Pick<FrameLimits, 'maxFrameBytes' | 'maxHeaderBytes'>) {}
+
+  /** True while some bytes of a frame have arrived but not the whole frame. */
+  get hasPartialFrame(): boolean {
+    return this.buffered > 0 || this.bodyLength !== null;
+  }
+
+  /**
+   * Feeds a chunk and returns every frame body it completes, in order.
+   * Throws a TetherError (HEADER_INVALID or FRAME_TOO_LARGE) when the stream cannot be
+   * trusted any more; the caller must then close the connection, since framing is lost.
+   */
+  push(chunk: Uint8Array): Uint8Array[] {
+    if (chunk.length > 0) {
+      this.chunks.push(chunk);
+      this.buffered += chunk.length;
+    }
+    const bodies: Uint8Array[] = [];
+    for (;;) {
+      if (this.bodyLength === null && !this.readHeader()) break;
+      const length = this.bodyLength as number;
+      if (this.buffered < length) break;
+      bodies.push(this.take(length));
+      this.bodyLength = null;
+    }
+    return bodies;
+  }
+
+  /** Parses the header if complete; returns false when more bytes are needed. */
+  private readHeader(): boolean {
+    if (this.buffered === 0) return false;
+    const window = this.peek(Math.min(this.buffered, this.limits.maxHeaderBytes + 4));
+    const end = indexOfBlankLine(window);
+    if (end < 0) {
+      if (this.buffered > this.limits.maxHeaderBytes + 3) {
+        throw new TetherError(
+          'HEADER_INVALID',
+          `Frame header exceeds ${this.limits.maxHeaderBytes} bytes without a blank line. Frames must start with "Content-Length: N" followed by an empty line.`,
+          { maxHeaderBytes: this.limits.maxHeaderBytes },
+        );
+      }
+      return false;
+    }
+    const header = decodeAscii(window.subarray(0, end));
+    this.take(end + 4);
+    this.bodyLength = parseContentLength(header, this.limits.maxFrameBytes);
+    return true;
+  }
+
+  /** Returns the first n buffered bytes without consuming them (merging chunks if needed). */
+  private peek(n: number): Uint8Array {
+    const first = this.chunks[0] as Uint8Array;
+    if (first.length >= n) return first.subarray(0, n);
+    const merged = concat(this.chunks, this.buffered);
+    this.chunks = [merged];
+    return merged.subarray(0, n);
+  }
+
+  /** Removes and returns the first n buffered bytes. */
+  private take(n: number): Uint8Array {
+    const first = this.chunks[0];
+    if (first && first.length >= n) {
+      const out = first.subarray(0, n);
+      if (first.length === n) this.chunks.shift();
+      else this.chunks[0] = first.subarray(n);
+      this.buffered -= n;
+      return out;
+    }
+    const out = new Uint8Array(n);
+    let filled = 0;
+    while (filled < n) {
+      const chunk = this.chunks[0] as Uint8Array;
+      const part = Math.min(chunk.length, n - filled);
+      out.set(chunk.subarray(0, part), filled);
+      filled += part;
+      if (part === chunk.length) this.chunks.shift();
+      else this.chunks[0] = chunk.subarray(part);
+    }
+    this.buffered -= n;
+    return out;
+  }
+}
+
+function indexOfBlankLine(bytes: Uint8Array): number {
+  for (let i = 0; i + 3 < bytes.length; i++) {
+    if (bytes[i] === CR && bytes[i + 1] === LF && bytes[i + 2] === CR && bytes[i + 3] === LF) return i;
+  }
+  return -1;
+}
+
+function decodeAscii(bytes: Uint8Array): string {
+  let text = '';
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return text;
+}
+
+function parseContentLength(header: string, maxFrameBytes: number): number {
+  let length: number | undefined;
+  for (const line of header.split('\r\n')) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) throw headerInvalid(`malformed header line "${line.slice(0, 80)}"`);
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    if (name === 'content-length') {
+      if (!/^\d{1,15}$/.test(value)) throw headerInvalid(`Content-Length "${value.slice(0, 40)}" is not a byte count`);
+      length = Number(value);
+    } else if (name === 'content-type' && /charset=/i.test(value) && !/charset=["']?utf-?8/i.test(value)) {
+      throw headerInvalid(`unsupported charset in "${value.slice(0, 80)}"; frames are UTF-8`);
+    }
+  }
+  if (length === undefined) throw headerInvalid('the Content-Length header is missing');
+  if (length > maxFrameBytes) {
+    throw new TetherError(
+      'FRAME_TOO_LARGE',
+      `Frame of ${length} bytes exceeds the ${maxFrameBytes}-byte limit. Send smaller payloads (for example, write large data to a file and pass its path).`,
+      { length, maxFrameBytes },
+    );
+  }
+  return length;
+}
+
+function headerInvalid(detail: string): TetherError {
+  return new TetherError('HEADER_INVALID', `Invalid frame header: ${detail}. Frames must start with "Content-Length: N\\r\\n\\r\\n".`);
+}
+
+export function concat(chunks: readonly Uint8Array[], total?: number): Uint8Array {
+  const size = total ?? chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}

@@ -1,0 +1,13 @@
+/**
+ * tether-mcp/protocol: the portable core of the host protocol. It imports nothing from
+ * Node, so a host or client in any JavaScript runtime can use it as it is.
+ */
+export * from './errors.js';
+export * from './messages.js';
+export * from './limits.js';
+export * from './frame-decoder.js';
+export * from './frame-encoder.js';
+export * from './transport.js';
+export * from './connection.js';
+export * from './methods.js';
+export * from './canonical-json.js';

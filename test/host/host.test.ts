@@ -1,0 +1,133 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Host } from '../../src/host/index.js';
+import { connectToHost, type HostSession } from '../../src/link/host-client.js';
+import { METHODS, TetherError } from '../../src/protocol/index.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function startHost(configure: (host: Host) => void = () => undefined): Promise<Host> {
+  const home = mkdtempSync(join(tmpdir(), 'tether-host-'));
+  const host = new Host({ kind: 'test', name: 'Test', version: '1.0.0', projectPath: home, recordsDir: join(home, 'hosts'), heartbeatMs: 100 });
+  configure(host);
+  await host.start();
+  cleanups.push(() => host.close());
+  return host;
+}
+
+async function connect(host: Host): Promise<HostSession> {
+  const session = await connectToHost({ port: host.port as number, token: host.token });
+  cleanups.push(() => session.rpc.close());
+  return session;
+}
+
+describe('Host', () => {
+  it('lists zod-defined tools with JSON Schema 2020-12 inputs and runs a call', async () => {
+    const host = await startHost((h) =>
+      h.tool({
+        name: 'add',
+        description: 'Adds two numbers',
+        input: z.object({ a: z.number(), b: z.number() }),
+        annotations: { readOnlyHint: true },
+        handler: ({ a, b }) => ({ sum: a + b }),
+      }),
+    );
+    const { rpc } = await connect(host);
+    const { tools } = await rpc.request<{ tools: Array<{ name: string; inputSchema: { properties: object } }> }>(METHODS.toolsList);
+    expect(tools.map((t) => t.name)).toEqual(['add']);
+    expect(Object.keys(tools[0]!.inputSchema.properties)).toEqual(['a', 'b']);
+    const result = await rpc.request<{ result: { structuredContent: unknown }; replayed: boolean }>(METHODS.callStart, {
+      callId: 'c-1',
+      tool: 'add',
+      arguments: { a: 2, b: 3 },
+    });
+    expect(result.result.structuredContent).toEqual({ sum: 5 });
+    expect(result.replayed).toBe(false);
+  });
+
+  it('runs a callId at most once and replays its stored result', async () => {
+    let runs = 0;
+    const host = await startHost((h) => h.tool({ name: 'bump', description: 'Counts runs', handler: () => `run ${++runs}` }));
+    const { rpc } = await connect(host);
+    const first = rpc.request<{ result: { content: Array<{ text: string }> } }>(METHODS.callStart, { callId: 'same', tool: 'bump' });
+    const second = rpc.request<{ result: { content: Array<{ text: string }> } }>(METHODS.callStart, { callId: 'same', tool: 'bump' });
+    const [a, b] = await Promise.all([first, second]);
+    const c = await rpc.request<{ replayed: boolean; result: { content: Array<{ text: string }> } }>(METHODS.callStart, { callId: 'same', tool: 'bump' });
+    expect(runs).toBe(1);
+    expect([a.result.content[0]!.text, b.result.content[0]!.text, c.result.content[0]!.text]).toEqual(['run 1', 'run 1', 'run 1']);
+    expect(c.replayed).toBe(true);
+  });
+
+  it('refuses a callId reused with other arguments', async () => {
+    const host = await startHost((h) => h.tool({ name: 'echo', description: 'Echo', input: z.object({ v: z.string() }), handler: ({ v }) => v }));
+    const { rpc } = await connect(host);
+    await rpc.request(METHODS.callStart, { callId: 'x', tool: 'echo', arguments: { v: 'a' } });
+    await expect(rpc.request(METHODS.callStart, { callId: 'x', tool: 'echo', arguments: { v: 'b' } })).rejects.toMatchObject({ code: 'CALL_ID_CONFLICT' });
+  });
+
+  it('names the invalid field and suggests close tool names', async () => {
+    const host = await startHost((h) => h.tool({ name: 'get_hierarchy', description: 'Tree', input: z.object({ depth: z.number().int() }), handler: () => 'ok' }));
+    const { rpc } = await connect(host);
+    const invalid = await rpc.request(METHODS.callStart, { callId: 'a', tool: 'get_hierarchy', arguments: { depth: 'deep' } }).catch((e: TetherError) => e);
+    expect(invalid).toMatchObject({ code: 'INVALID_ARGUMENTS', data: { field: 'depth' } });
+    const unknown = await rpc.request(METHODS.callStart, { callId: 'b', tool: 'get_hierarchie' }).catch((e: TetherError) => e);
+    expect(unknown).toMatchObject({ code: 'UNKNOWN_TOOL', data: { suggestions: ['get_hierarchy'] } });
+  });
+
+  it('cancels a queued call so it never runs, and signals a running one', async () => {
+    const ran: string[] = [];
+    const host = await startHost((h) =>
+      h.tool({
+        name: 'wait',
+        description: 'Waits until cancelled',
+        input: z.object({ tag: z.string() }),
+        handler: ({ tag }, ctx) =>
+          new Promise((resolve, reject) => {
+            ran.push(tag);
+            ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason));
+            void resolve;
+          }),
+      }),
+    );
+    const { rpc } = await connect(host);
+    const running = rpc.request(METHODS.callStart, { callId: 'r', tool: 'wait', arguments: { tag: 'r' } }).catch((e: TetherError) => e);
+    const queued = rpc.request(METHODS.callStart, { callId: 'q', tool: 'wait', arguments: { tag: 'q' } }).catch((e: TetherError) => e);
+    await expect.poll(() => ran).toEqual(['r']);
+    expect(await rpc.request(METHODS.callStatus, { callId: 'q' })).toMatchObject({ state: 'queued', position: 0 });
+    expect(await rpc.request(METHODS.callCancel, { callId: 'q' })).toMatchObject({ state: 'cancelled' });
+    expect(await queued).toMatchObject({ code: 'CANCELLED', data: { started: false } });
+    await rpc.request(METHODS.callCancel, { callId: 'r' });
+    expect(await running).toMatchObject({ code: 'CANCELLED', data: { started: true } });
+    expect(ran).toEqual(['r']);
+  });
+
+  it('sends heartbeats while a call is silent', async () => {
+    const host = await startHost((h) =>
+      h.tool({ name: 'slow', description: 'Slow', handler: () => new Promise((resolve) => setTimeout(() => resolve('done'), 450)) }),
+    );
+    const beats: unknown[] = [];
+    const session = await connectToHost({
+      port: host.port as number,
+      token: host.token,
+      prepare: (rpc) => rpc.onNotification(METHODS.callProgress, (p) => beats.push(p)),
+    });
+    cleanups.push(() => session.rpc.close());
+    await session.rpc.request(METHODS.callStart, { callId: 's', tool: 'slow' });
+    expect(beats.filter((b) => (b as { heartbeat: boolean }).heartbeat).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('refuses a wrong token with a typed error and closes', async () => {
+    const host = await startHost();
+    await expect(connectToHost({ port: host.port as number, token: 'nope' })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(connectToHost({ port: host.port as number, token: host.token, protocolVersion: 99 })).rejects.toMatchObject({
+      code: 'UNSUPPORTED_VERSION',
+      data: { supported: [1] },
+    });
+  });
+});
