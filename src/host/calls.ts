@@ -236,7 +236,7 @@ export class CallManager {
     if (isFinal(entry)) return;
     entry.finishedAt = Date.now();
     if (error) {
-      entry.state = error.code === 'CANCELLED' || error.code === 'DEADLINE_EXCEEDED' ? 'cancelled' : 'failed';
+      entry.state = stateFor(error);
       entry.error = { code: error.code, message: error.message, data: { ...error.data, callId: entry.callId } };
     } else {
       entry.state = 'completed';
@@ -278,6 +278,11 @@ export class CallManager {
     }, tick);
     this.heartbeatTimer.unref();
   }
+}
+
+function stateFor(error: TetherError): JournalEntry['state'] {
+  if (error.code === 'CANCELLED' || error.code === 'DEADLINE_EXCEEDED') return 'cancelled';
+  return error.code === 'OUTCOME_UNKNOWN' ? 'interrupted' : 'failed';
 }
 
 function toolFailure(tool: string, error: unknown): TetherError {

@@ -7,6 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   FramedTransport,
   METHODS,
@@ -28,6 +29,9 @@ import { CallManager } from './calls.js';
 import { Catalog, type PromptDefinition, type ResourceDefinition, type ResourceTemplateDefinition } from './catalog.js';
 import { HostConnection } from './host-connection.js';
 import { registerTool, type RegisteredTool, type ToolDefinition } from './tools.js';
+
+/** How long closing waits for clients to hang up after their bye before cutting them off. */
+const CLOSE_GRACE_MS = 500;
 
 export interface HostOptions {
   /** What kind of editor this is ("unity", "sandbox", "godot", …). */
@@ -249,8 +253,11 @@ export class Host implements HostCore {
       else connection.rpc.close();
     }
     const server = this.server;
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    const serverClosed = server ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
+    // The byes are flushed by a graceful end; a peer that does not close its side in time is cut off.
+    await Promise.race([Promise.all([...this.sockets].map((socket) => new Promise((resolve) => socket.once('close', resolve)))), delay(CLOSE_GRACE_MS)]);
     for (const socket of this.sockets) socket.destroy();
+    await serverClosed;
     if (this.options.advertise && reason !== 'reload') removeHostRecord(this.identity.instanceId, this.recordsDir);
   }
 

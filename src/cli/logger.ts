@@ -1,0 +1,20 @@
+/**
+ * Structured logs (pino): to stderr, so stdout stays free for protocol, and to a file under
+ * $TETHER_HOME/logs/. The level comes from --log-level or TETHER_LOG_LEVEL.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import pino, { type Logger } from 'pino';
+import { tetherHome } from '../discovery/tether-home.js';
+
+export type { Logger };
+
+export function createLogger(name: string, level = process.env.TETHER_LOG_LEVEL ?? 'info'): Logger {
+  const dir = join(tetherHome(), 'logs');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const streams = pino.multistream([
+    { level: level as pino.Level, stream: pino.destination({ dest: 2, sync: true }) },
+    { level: level as pino.Level, stream: pino.destination({ dest: join(dir, `${name}.log`), mkdir: true, sync: false }) },
+  ]);
+  return pino({ name, level, base: { pid: process.pid } }, streams);
+}

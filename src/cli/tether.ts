@@ -1,0 +1,86 @@
+/**
+ * The `tether` command line. Each command lives in commands/<name>.ts as a `run(options)`
+ * that tests can call without argv; only this entry point turns errors into exit codes.
+ */
+import { readFileSync } from 'node:fs';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { ExitError } from './exit-error.js';
+
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+function integer(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError('expected a non-negative integer');
+  return parsed;
+}
+
+function number(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < 0) throw new InvalidArgumentError('expected a non-negative number');
+  return parsed;
+}
+
+const program = new Command()
+  .name('tether')
+  .description('The bridge between AI agents (MCP) and long-running editors such as Unity.')
+  .version(version)
+  .showHelpAfterError();
+
+program
+  .command('sandbox')
+  .description('Run the sandbox editor (a faithful Unity stand-in) on a project folder.')
+  .requiredOption('--project <dir>', 'the project folder')
+  .option('--build-seconds <n>', 'how long build_player blocks the main thread', number, 20)
+  .option('--compile-ms <n>', 'how long compile_scripts takes', integer)
+  .option('--reload-ms <n>', 'how long a domain reload keeps the editor away', integer)
+  .option('--test-ms <n>', 'how long each test of run_tests takes', integer)
+  .option('--port <n>', 'TCP port on 127.0.0.1 (default: a free one)', integer)
+  .option('--heartbeat-ms <n>', 'longest silence while a call runs', integer)
+  .option('--frame-timeout-ms <n>', 'how long a partial frame may stall', integer)
+  .option('--retention-ms <n>', 'how long finished calls are remembered', integer)
+  .option('--max-connections <n>', 'serve this many connections at once; more evict the oldest', integer)
+  .option('--conformance-kit', 'expose the host conformance kit tools')
+  .addOption(new Option('--log-level <level>', 'log level').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']))
+  .action(async (options) => {
+    const { run } = await import('./commands/sandbox.js');
+    await run(options);
+  });
+
+program
+  .command('start')
+  .description('Start the sandbox editor on the bundled sample project and print how to connect an MCP client.')
+  .option('--project <dir>', 'use this project instead of the bundled sample')
+  .option('--build-seconds <n>', 'how long build_player blocks the main thread', number, 20)
+  .action(async (options) => {
+    const { run } = await import('./commands/start.js');
+    await run(options);
+  });
+
+program
+  .command('hosts')
+  .description('List the running hosts (editors) this user can connect to.')
+  .option('--json', 'print JSON')
+  .action(async (options) => {
+    const { run } = await import('./commands/hosts.js');
+    run(options);
+  });
+
+program
+  .command('conformance')
+  .description('Run the host conformance suite against a running host.')
+  .requiredOption('--project <dir>', 'the project whose host to test')
+  .option('--json', 'print the report as JSON')
+  .option('--only <pattern>', 'run only checks whose id contains this text')
+  .action(async (options) => {
+    const { run } = await import('./commands/conformance.js');
+    process.exitCode = await run(options);
+  });
+
+program.parseAsync().catch((error: unknown) => {
+  if (error instanceof ExitError) {
+    process.stderr.write(`tether: ${error.message}\n`);
+    process.exit(error.exitCode);
+  }
+  process.stderr.write(`tether: unexpected error (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(70);
+});

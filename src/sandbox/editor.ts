@@ -1,0 +1,181 @@
+/**
+ * The sandbox editor: a Unity stand-in built on the host SDK. Its network side (this
+ * module, on the process's own event loop) hosts the protocol; its main thread is a worker
+ * that may block. A domain reload tears down both the host and the main thread and brings
+ * them back a few seconds later, with only what is on disk surviving, as in Unity.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import { Host } from '../host/host.js';
+import { registerRemoteTool, type ToolContext } from '../host/tools.js';
+import type { HostStateName, ToolResult } from '../protocol/index.js';
+import { OBJECT_TEMPLATE, PROMPTS, RESOURCES, RESOURCE_TEMPLATES } from './catalog-content.js';
+import { MainThreadBridge } from './main-thread-bridge.js';
+import type { ReloadCause } from './main-thread-messages.js';
+import { Project } from './project.js';
+
+export const SANDBOX_VERSION = '1.0.0';
+
+export interface SandboxOptions {
+  projectRoot: string;
+  /** How long build_player blocks the main thread (default 20 s). */
+  buildMs?: number;
+  compileMs?: number;
+  /** How long a domain reload keeps the editor away (default 3 s). */
+  reloadMs?: number;
+  testMs?: number;
+  port?: number;
+  heartbeatMs?: number;
+  retentionMs?: number;
+  frameTimeoutMs?: number;
+  maxConnections?: number;
+  pingIntervalMs?: number;
+  recordsDir?: string;
+  conformanceKit?: boolean;
+  logger?: Logger;
+  /** Called each time the editor (re)starts listening: after start and after every reload. */
+  onReady?(info: { port: number; generation: number; instanceId: string }): void;
+}
+
+export class SandboxEditor {
+  readonly project: Project;
+  readonly instanceId = randomUUID();
+  readonly token = randomBytes(24).toString('base64url');
+  private host: Host | undefined;
+  private bridge: MainThreadBridge | undefined;
+  private preferredPort: number;
+  private reloading: Promise<void> | undefined;
+  private stopped = false;
+  /** How many times the domain has loaded (1 after start). */
+  generation = 0;
+
+  constructor(private readonly options: SandboxOptions) {
+    this.project = new Project(options.projectRoot);
+    this.preferredPort = options.port ?? 0;
+  }
+
+  get port(): number | undefined {
+    return this.host?.port;
+  }
+
+  get state(): HostStateName | 'stopped' {
+    return this.host?.state ?? 'stopped';
+  }
+
+  async start(): Promise<void> {
+    await this.boot();
+  }
+
+  /** Waits for a reload in progress to finish. */
+  async settled(): Promise<void> {
+    while (this.reloading) await this.reloading;
+  }
+
+  /** Quits the editor: bye (quit) to every client, record removed, main thread stopped. */
+  async quit(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    await this.settled();
+    this.host?.setState('quitting');
+    await this.host?.close({ reason: 'quit' });
+    await this.bridge?.terminate();
+  }
+
+  private async boot(): Promise<void> {
+    const log = this.options.logger;
+    const bridge = new MainThreadBridge(
+      {
+        projectRoot: this.project.root,
+        buildMs: this.options.buildMs ?? 20_000,
+        compileMs: this.options.compileMs ?? 1_000,
+        testMs: this.options.testMs ?? 400,
+        conformanceKit: this.options.conformanceKit ?? false,
+      },
+      (state, expectedMs) => this.host?.setState(state, expectedMs),
+    );
+    const { tools, playing } = await bridge.start();
+    const host = new Host({
+      kind: 'sandbox',
+      name: 'Tether Sandbox',
+      version: SANDBOX_VERSION,
+      projectPath: this.project.root,
+      port: this.preferredPort,
+      token: this.token,
+      instanceId: this.instanceId,
+      journalPath: this.project.journalPath,
+      ...pick(this.options, ['heartbeatMs', 'retentionMs', 'maxConnections', 'pingIntervalMs', 'recordsDir']),
+      ...(this.options.frameTimeoutMs ? { limits: { frameTimeoutMs: this.options.frameTimeoutMs } } : {}),
+    });
+    for (const descriptor of tools) {
+      host.addTool(registerRemoteTool(descriptor, (args, context) => this.runOnMainThread(descriptor.name, args, context)));
+    }
+    for (const resource of RESOURCES) host.resource({ ...resource, read: () => bridge.request('read-resource', { uri: resource.uri }) as never });
+    for (const template of RESOURCE_TEMPLATES) {
+      host.resourceTemplate({
+        ...template,
+        read: (uri) => bridge.request('read-resource', { uri }) as never,
+        complete: { path: async (value) => (await bridge.request('complete', { ref: { type: 'ref/resource', uri: OBJECT_TEMPLATE }, argument: { name: 'path', value } })) as string[] },
+      });
+    }
+    for (const prompt of PROMPTS) {
+      host.prompt({
+        ...prompt,
+        get: (args) => bridge.request('get-prompt', { name: prompt.name, arguments: args }) as never,
+        complete: Object.fromEntries(
+          (prompt.arguments ?? []).map((argument) => [
+            argument.name,
+            async (value: string) => (await bridge.request('complete', { ref: { type: 'ref/prompt', name: prompt.name }, argument: { name: argument.name, value } })) as string[],
+          ]),
+        ),
+      });
+    }
+    this.bridge = bridge;
+    this.host = host;
+    const { port } = await host.start();
+    this.preferredPort = port;
+    this.generation++;
+    if (playing) host.setState('playing');
+    log?.info({ port, generation: this.generation, tools: tools.length }, 'sandbox editor ready');
+    this.options.onReady?.({ port, generation: this.generation, instanceId: this.instanceId });
+  }
+
+  private async runOnMainThread(tool: string, args: Record<string, unknown>, context: ToolContext): Promise<ToolResult> {
+    const bridge = this.bridge as MainThreadBridge;
+    const outcome = await bridge.call(context.callId, tool, args, context);
+    if (outcome.reload) this.beginReload(outcome.reload);
+    else if (outcome.state && outcome.state !== this.host?.state) this.host?.setState(outcome.state);
+    return outcome.result;
+  }
+
+  /**
+   * Starts a domain reload. The byes go out now, before the triggering call's result is
+   * delivered; the result is journaled as the call finishes and reaches the client when it
+   * re-attaches by callId after the reload, as a compile's does in Unity.
+   */
+  private beginReload(cause: ReloadCause): void {
+    if (this.reloading || this.stopped) return;
+    const host = this.host as Host;
+    const bridge = this.bridge as MainThreadBridge;
+    const reloadMs = this.options.reloadMs ?? 3_000;
+    host.setState('reloading', reloadMs);
+    const closing = host.close({ reason: 'reload', expectedBackMs: reloadMs });
+    this.options.logger?.info({ cause, reloadMs }, 'domain reload');
+    this.reloading = (async () => {
+      await closing;
+      await bridge.terminate();
+      this.host = undefined;
+      this.bridge = undefined;
+      await delay(reloadMs);
+      if (!this.stopped) await this.boot();
+    })().finally(() => {
+      this.reloading = undefined;
+    });
+  }
+}
+
+function pick<T extends object, K extends keyof T>(value: T, keys: K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (value[key] !== undefined) out[key] = value[key];
+  return out;
+}

@@ -1,0 +1,160 @@
+/**
+ * The network side's handle on the main thread (a worker). Calls go in as messages; a
+ * running call is cancelled through shared memory, which a synchronously blocked thread
+ * still sees; progress, logs and questions for the client come back as messages.
+ */
+import { Worker } from 'node:worker_threads';
+import { TetherError, type HostStateName, type ToolDescriptor, type ToolResult } from '../protocol/index.js';
+import type { ToolContext } from '../host/tools.js';
+import { CANCEL_FLAG, type FromMainThread, type MainThreadSettings, type ReloadCause, type ToMainThread, type WireFailure } from './main-thread-messages.js';
+
+export interface CallOutcome {
+  result: ToolResult;
+  reload?: ReloadCause;
+  state?: HostStateName;
+}
+
+interface InFlight {
+  context: ToolContext;
+  resolve(outcome: CallOutcome): void;
+  reject(error: TetherError): void;
+}
+
+export class MainThreadBridge {
+  private worker: Worker | undefined;
+  private readonly flags = new Int32Array(new SharedArrayBuffer(4));
+  private readonly calls = new Map<string, InFlight>();
+  private readonly requests = new Map<number, { resolve(v: unknown): void; reject(e: TetherError): void }>();
+  private nextRequest = 1;
+  private exiting = false;
+
+  constructor(
+    private readonly settings: MainThreadSettings,
+    private readonly onState: (state: HostStateName, expectedMs?: number) => void = () => undefined,
+  ) {}
+
+  /** Starts the main thread and waits for its tool list. */
+  start(): Promise<{ tools: ToolDescriptor[]; playing: boolean }> {
+    const worker = new Worker(new URL('./main-thread.js', import.meta.url), {
+      workerData: { settings: this.settings, cancelBuffer: this.flags.buffer },
+    });
+    this.worker = worker;
+    return new Promise((resolve, reject) => {
+      worker.on('message', (message: FromMainThread) => {
+        if (message.type === 'ready') resolve({ tools: message.tools, playing: message.playing });
+        else this.onMessage(message);
+      });
+      worker.once('error', (error) => {
+        reject(error);
+        this.crashed(`the main thread crashed: ${error.message}`);
+      });
+      worker.once('exit', (code) => {
+        reject(new Error(`main thread exited with code ${code} before it was ready`));
+        if (!this.exiting) this.crashed(`the main thread exited with code ${code}`);
+      });
+    });
+  }
+
+  call(callId: string, tool: string, args: Record<string, unknown>, context: ToolContext): Promise<CallOutcome> {
+    const worker = this.worker;
+    if (!worker) return Promise.reject(new TetherError('INTERNAL_ERROR', 'The main thread is not running.'));
+    return new Promise((resolve, reject) => {
+      Atomics.store(this.flags, CANCEL_FLAG, 0);
+      const onAbort = (): void => {
+        Atomics.store(this.flags, CANCEL_FLAG, 1);
+        Atomics.notify(this.flags, CANCEL_FLAG);
+      };
+      context.signal.addEventListener('abort', onAbort, { once: true });
+      const settle = <T>(fn: (value: T) => void) => (value: T) => {
+        context.signal.removeEventListener('abort', onAbort);
+        this.calls.delete(callId);
+        fn(value);
+      };
+      this.calls.set(callId, { context, resolve: settle(resolve), reject: settle(reject) });
+      this.send({ type: 'call', callId, tool, args });
+    });
+  }
+
+  request(kind: 'read-resource' | 'complete' | 'get-prompt', payload: Record<string, unknown>): Promise<unknown> {
+    const id = this.nextRequest++;
+    return new Promise((resolve, reject) => {
+      this.requests.set(id, { resolve, reject });
+      this.send({ type: 'request', id, kind, payload });
+    });
+  }
+
+  /** Tears the main thread down (a domain reload or a quit). */
+  async terminate(): Promise<void> {
+    this.exiting = true;
+    await this.worker?.terminate();
+    this.worker = undefined;
+    this.crashed('the main thread was torn down');
+  }
+
+  private send(message: ToMainThread): void {
+    this.worker?.postMessage(message);
+  }
+
+  private onMessage(message: FromMainThread): void {
+    switch (message.type) {
+      case 'progress': {
+        const { type: _type, callId, ...update } = message;
+        this.calls.get(callId)?.context.progress(update);
+        break;
+      }
+      case 'log':
+        this.calls.get(message.callId)?.context.log(message.level === 'warning' ? 'warning' : message.level, message.data);
+        break;
+      case 'done': {
+        const call = this.calls.get(message.callId);
+        if (!call) break;
+        if (message.ok) call.resolve({ result: message.result, ...(message.reload ? { reload: message.reload } : {}), ...(message.state ? { state: message.state } : {}) });
+        else call.reject(fromFailure(message.error));
+        break;
+      }
+      case 'response': {
+        const pending = this.requests.get(message.id);
+        this.requests.delete(message.id);
+        if (message.ok) pending?.resolve(message.value);
+        else pending?.reject(fromFailure(message.error));
+        break;
+      }
+      case 'ask':
+        void this.relayAsk(message);
+        break;
+      case 'state':
+        this.onState(message.state, message.expectedMs);
+        break;
+      case 'ready':
+      case 'resource-updated':
+        break;
+    }
+  }
+
+  private async relayAsk(message: Extract<FromMainThread, { type: 'ask' }>): Promise<void> {
+    const call = this.calls.get(message.callId);
+    try {
+      if (!call) throw new TetherError('NO_CLIENT', `Call "${message.callId}" is no longer running.`);
+      const value =
+        message.kind === 'elicit'
+          ? await call.context.elicit(String(message.payload.message), message.payload.requestedSchema as Record<string, unknown>)
+          : await call.context.sample(message.payload);
+      this.send({ type: 'answer', id: message.id, ok: true, value });
+    } catch (error) {
+      const e = TetherError.from(error, 'CLIENT_REQUEST_FAILED');
+      this.send({ type: 'answer', id: message.id, ok: false, error: { code: e.code, message: e.message, data: e.data } });
+    }
+  }
+
+  private crashed(why: string): void {
+    // Whatever the call had done before the teardown stays done: its outcome is unknown.
+    const error = new TetherError('OUTCOME_UNKNOWN', `The call did not finish because ${why}; whether it took effect is unknown. Check the editor's state before running it again.`);
+    for (const call of this.calls.values()) call.reject(error);
+    for (const pending of this.requests.values()) pending.reject(error);
+    this.requests.clear();
+  }
+}
+
+function fromFailure(failure: WireFailure): TetherError {
+  return new TetherError(failure.code as TetherError['code'], failure.message, failure.data ?? {});
+}

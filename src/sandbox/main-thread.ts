@@ -1,0 +1,174 @@
+/**
+ * The sandbox editor's main thread (a worker): holds the scene, runs tools one at a time,
+ * and may block synchronously like Unity's main thread. Everything here is lost on a domain
+ * reload; what must survive is on disk under the project.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { TetherError, type ElicitResult, type ToolDescriptor } from '../protocol/index.js';
+import { toJsonSchema, toToolResult, type ToolReturn } from '../host/tools.js';
+import { complete, getPrompt, readResource } from './catalog-content.js';
+import { ConsoleLog } from './console-log.js';
+import { CANCEL_FLAG, type FromMainThread, type MainThreadSettings, type ReloadCause, type ToMainThread, type WireFailure } from './main-thread-messages.js';
+import { Project } from './project.js';
+import { Scene } from './scene.js';
+import { conformanceKit } from './tools/conformance-kit.js';
+import { consoleTools } from './tools/console-tools.js';
+import { loadCompiledTools } from './tools/custom-tools.js';
+import { editorTools } from './tools/editor-tools.js';
+import { menuTools } from './tools/menu-tools.js';
+import { sceneTools } from './tools/scene-tools.js';
+import { screenshotTool } from './tools/screenshot.js';
+import type { MainThreadContext, SandboxTool } from './tools/tool.js';
+
+const port = parentPort!;
+const { settings, cancelBuffer } = workerData as { settings: MainThreadSettings; cancelBuffer: SharedArrayBuffer };
+const flags = new Int32Array(cancelBuffer);
+const project = new Project(settings.projectRoot);
+const scene = new Scene(project);
+const console = new ConsoleLog(project);
+let playing = project.readJson<{ playing?: boolean }>(project.editorStatePath, {}).playing ?? false;
+
+const tools = new Map<string, SandboxTool>(
+  [
+    ...sceneTools,
+    ...consoleTools,
+    ...menuTools,
+    ...editorTools,
+    screenshotTool,
+    ...loadCompiledTools(project),
+    ...(settings.conformanceKit ? conformanceKit : []),
+  ].map((tool) => [tool.name, tool]),
+);
+
+const asks = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+let nextAsk = 1;
+
+function post(message: FromMainThread): void {
+  port.postMessage(message);
+}
+
+function describe(tool: SandboxTool): ToolDescriptor {
+  return {
+    name: tool.name,
+    ...(tool.title ? { title: tool.title } : {}),
+    description: tool.description,
+    inputSchema: tool.inputJsonSchema ?? toJsonSchema(tool.input),
+    ...(tool.output ? { outputSchema: toJsonSchema(tool.output) } : {}),
+    annotations: tool.annotations,
+    execution: { longRunning: false, mainThread: true, ...tool.execution },
+  };
+}
+
+function failure(error: unknown): WireFailure {
+  if (error instanceof TetherError) return { code: error.code, message: error.message, data: error.data };
+  return { code: 'TOOL_FAILED', message: error instanceof Error ? error.message : String(error) };
+}
+
+function ask(callId: string, kind: 'elicit' | 'sample', payload: Record<string, unknown>): Promise<unknown> {
+  const id = nextAsk++;
+  return new Promise((resolve, reject) => {
+    asks.set(id, { resolve, reject });
+    post({ type: 'ask', id, callId, kind, payload });
+  });
+}
+
+function contextFor(callId: string, reload: { cause?: ReloadCause }): MainThreadContext {
+  const context: MainThreadContext = {
+    callId,
+    project,
+    scene,
+    console,
+    settings,
+    cancelled: () => Atomics.load(flags, CANCEL_FLAG) === 1,
+    block(ms, onSlice) {
+      // A synchronous block, as Unity's main thread during BuildPipeline.BuildPlayer: this
+      // thread handles no messages until it returns. Only shared memory can interrupt it.
+      const end = Date.now() + ms;
+      for (;;) {
+        const left = end - Date.now();
+        if (left <= 0) return true;
+        if (Atomics.wait(flags, CANCEL_FLAG, 0, Math.min(left, 100)) !== 'timed-out' && context.cancelled()) return false;
+        onSlice?.(1 - (end - Date.now()) / ms);
+      }
+    },
+    progress: (update) => post({ type: 'progress', callId, ...update }),
+    log: (level, data) => post({ type: 'log', callId, level, data }),
+    elicit: (message, requestedSchema) => ask(callId, 'elicit', { message, requestedSchema }) as Promise<ElicitResult>,
+    sample: (params) => ask(callId, 'sample', params),
+    announce: (state, expectedMs) => post({ type: 'state', state, ...(expectedMs === undefined ? {} : { expectedMs }) }),
+    requestReload: (cause) => {
+      reload.cause = cause;
+    },
+    get playing() {
+      return playing;
+    },
+    set playing(value: boolean) {
+      playing = value;
+      project.writeJson(project.editorStatePath, { playing });
+    },
+    runTool: async (name, args) => {
+      const tool = tools.get(name);
+      if (!tool) throw new TetherError('UNKNOWN_TOOL', `No tool named "${name}".`);
+      return tool.run(tool.input.parse(args), context);
+    },
+  };
+  return context;
+}
+
+async function runCall(callId: string, name: string, rawArgs: Record<string, unknown>): Promise<void> {
+  const tool = tools.get(name);
+  if (!tool) {
+    post({ type: 'done', callId, ok: false, error: { code: 'UNKNOWN_TOOL', message: `No tool named "${name}" on the main thread.` } });
+    return;
+  }
+  project.appendLine(project.executionsPath, { callId, tool: name, at: new Date().toISOString() });
+  const reload: { cause?: ReloadCause } = {};
+  try {
+    const args = tool.input.parse(rawArgs) as Record<string, unknown>;
+    const value: ToolReturn = await tool.run(args, contextFor(callId, reload));
+    post({
+      type: 'done',
+      callId,
+      ok: true,
+      result: toToolResult(value),
+      ...(reload.cause ? { reload: reload.cause } : {}),
+      state: playing ? 'playing' : 'ready',
+    });
+  } catch (error) {
+    post({ type: 'done', callId, ok: false, error: failure(error) });
+  }
+}
+
+function answerRequest(id: number, produce: () => unknown): void {
+  try {
+    post({ type: 'response', id, ok: true, value: produce() });
+  } catch (error) {
+    post({ type: 'response', id, ok: false, error: failure(error) });
+  }
+}
+
+port.on('message', (message: ToMainThread) => {
+  switch (message.type) {
+    case 'call':
+      void runCall(message.callId, message.tool, message.args);
+      break;
+    case 'request': {
+      const state = { scene, console };
+      const p = message.payload;
+      if (message.kind === 'read-resource') answerRequest(message.id, () => readResource(String(p.uri), state));
+      else if (message.kind === 'complete') answerRequest(message.id, () => complete(p as never, state));
+      else answerRequest(message.id, () => getPrompt(String(p.name), (p.arguments ?? {}) as Record<string, string>, state));
+      break;
+    }
+    case 'answer': {
+      const pending = asks.get(message.id);
+      asks.delete(message.id);
+      if (!pending) break;
+      if (message.ok) pending.resolve(message.value);
+      else pending.reject(new TetherError(message.error.code as TetherError['code'], message.error.message, message.error.data));
+      break;
+    }
+  }
+});
+
+post({ type: 'ready', tools: [...tools.values()].map(describe), playing });

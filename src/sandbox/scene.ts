@@ -1,0 +1,142 @@
+/** The sandbox scene: GameObjects with a transform and components, persisted as JSON. */
+import { TetherError } from '../protocol/index.js';
+import type { Project } from './project.js';
+
+export type Vector3 = [number, number, number];
+
+export interface Component {
+  type: string;
+  properties?: Record<string, unknown>;
+}
+
+export interface GameObject {
+  id: number;
+  name: string;
+  parentId: number | null;
+  active: boolean;
+  tag: string;
+  position: Vector3;
+  rotation: Vector3;
+  scale: Vector3;
+  components: Component[];
+}
+
+interface SceneFile {
+  name: string;
+  nextId: number;
+  objects: GameObject[];
+}
+
+export interface HierarchyNode {
+  name: string;
+  path: string;
+  active: boolean;
+  components: string[];
+  children?: HierarchyNode[];
+}
+
+export class Scene {
+  private data: SceneFile;
+
+  constructor(private readonly project: Project) {
+    this.data = project.readJson<SceneFile>(project.scenePath, { name: 'SampleScene', nextId: 1, objects: [] });
+  }
+
+  get name(): string {
+    return this.data.name;
+  }
+
+  get objects(): readonly GameObject[] {
+    return this.data.objects;
+  }
+
+  save(): void {
+    this.project.writeJson(this.project.scenePath, this.data);
+  }
+
+  pathOf(object: GameObject): string {
+    const parts: string[] = [];
+    let current: GameObject | undefined = object;
+    while (current) {
+      parts.unshift(current.name);
+      current = current.parentId === null ? undefined : this.byId(current.parentId);
+    }
+    return `/${parts.join('/')}`;
+  }
+
+  byId(id: number): GameObject | undefined {
+    return this.data.objects.find((o) => o.id === id);
+  }
+
+  /** Finds by path ("/Root/Child"); names may repeat in Unity, the first match wins as there. */
+  find(path: string): GameObject | undefined {
+    const normalized = path.startsWith('/') ? path : `/${path}`;
+    return this.data.objects.find((o) => this.pathOf(o) === normalized);
+  }
+
+  require(path: string): GameObject {
+    const found = this.find(path);
+    if (found) return found;
+    throw new TetherError('NOT_FOUND', `No GameObject at "${path}". Use get_hierarchy or find_gameobjects to see what exists.`, { path });
+  }
+
+  create(init: { name: string; parent?: string; position?: Vector3; rotation?: Vector3; scale?: Vector3; components?: Component[]; tag?: string }): GameObject {
+    const parent = init.parent ? this.require(init.parent) : undefined;
+    const object: GameObject = {
+      id: this.data.nextId++,
+      name: init.name,
+      parentId: parent?.id ?? null,
+      active: true,
+      tag: init.tag ?? 'Untagged',
+      position: init.position ?? [0, 0, 0],
+      rotation: init.rotation ?? [0, 0, 0],
+      scale: init.scale ?? [1, 1, 1],
+      components: [{ type: 'Transform' }, ...(init.components ?? [])],
+    };
+    this.data.objects.push(object);
+    this.save();
+    return object;
+  }
+
+  /** Deletes an object and its children; returns how many objects went. */
+  delete(path: string): number {
+    const root = this.require(path);
+    const doomed = new Set<number>([root.id]);
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const o of this.data.objects) {
+        if (o.parentId !== null && doomed.has(o.parentId) && !doomed.has(o.id)) {
+          doomed.add(o.id);
+          grew = true;
+        }
+      }
+    }
+    this.data.objects = this.data.objects.filter((o) => !doomed.has(o.id));
+    this.save();
+    return doomed.size;
+  }
+
+  children(id: number | null): GameObject[] {
+    return this.data.objects.filter((o) => o.parentId === id);
+  }
+
+  hierarchy(rootPath?: string, depth = Infinity): HierarchyNode[] {
+    const roots = rootPath ? [this.require(rootPath)] : this.children(null);
+    const build = (o: GameObject, level: number): HierarchyNode => {
+      const kids = this.children(o.id);
+      return {
+        name: o.name,
+        path: this.pathOf(o),
+        active: o.active,
+        components: o.components.map((c) => c.type),
+        ...(kids.length > 0 && level < depth ? { children: kids.map((k) => build(k, level + 1)) } : {}),
+      };
+    };
+    return roots.map((r) => build(r, 1));
+  }
+
+  describe(o: GameObject): Record<string, unknown> {
+    return { id: o.id, name: o.name, path: this.pathOf(o), active: o.active, tag: o.tag, position: o.position, rotation: o.rotation, scale: o.scale, components: o.components };
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Custom tools: a project defines them as files under Assets/Editor/Tools/*.tool.json. Like
+ * C# editor scripts in Unity, they exist only once compiled: compile_scripts validates them
+ * into Library/ScriptAssemblies/tools.json, and the next domain loads them from there.
+ *
+ * A tool file: { "name", "description", "inputSchema"?, "annotations"?, "reply": "text with {{arg}}" }
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { Project } from '../project.js';
+import { defineTool, type SandboxTool } from './tool.js';
+
+const CustomToolFile = z.object({
+  name: z.string().regex(/^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/, 'letters, digits, "_" or "-", starting with a letter'),
+  title: z.string().optional(),
+  description: z.string().min(1),
+  inputSchema: z.record(z.string(), z.unknown()).default({ type: 'object', properties: {} }),
+  annotations: z
+    .object({ readOnlyHint: z.boolean().optional(), destructiveHint: z.boolean().optional(), idempotentHint: z.boolean().optional() })
+    .default({}),
+  reply: z.string().default('Done.'),
+});
+export type CustomToolFile = z.infer<typeof CustomToolFile>;
+
+/** Validates every tool file; what compiles goes into the compiled manifest. */
+export function compileCustomTools(project: Project): { tools: CustomToolFile[]; errors: string[] } {
+  const tools: CustomToolFile[] = [];
+  const errors: string[] = [];
+  let names: string[] = [];
+  try {
+    names = readdirSync(project.customToolsDir).filter((n) => n.endsWith('.tool.json')).sort();
+  } catch {
+    // No custom tools folder: nothing to compile.
+  }
+  for (const file of names) {
+    try {
+      const parsed = CustomToolFile.safeParse(JSON.parse(readFileSync(join(project.customToolsDir, file), 'utf8')));
+      if (parsed.success) tools.push(parsed.data);
+      else errors.push(`Assets/Editor/Tools/${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+    } catch (error) {
+      errors.push(`Assets/Editor/Tools/${file}: ${(error as Error).message}`);
+    }
+  }
+  if (errors.length === 0) project.writeJson(project.compiledToolsPath, tools);
+  return { tools, errors };
+}
+
+/** The custom tools of the last successful compile. */
+export function loadCompiledTools(project: Project): SandboxTool[] {
+  const compiled = project.readJson<CustomToolFile[]>(project.compiledToolsPath, []);
+  return compiled.map((file) => ({
+    ...defineTool({
+      name: file.name,
+      ...(file.title ? { title: file.title } : {}),
+      description: file.description,
+      input: z.record(z.string(), z.unknown()),
+      annotations: file.annotations,
+      run: (args, { console }) => {
+        const text = file.reply.replace(/\{\{(\w+)\}\}/g, (_m, key: string) => String(args[key] ?? ''));
+        console.write('log', `[${file.name}] ${text}`);
+        return text;
+      },
+    }),
+    inputJsonSchema: file.inputSchema,
+  }));
+}

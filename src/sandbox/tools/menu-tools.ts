@@ -1,0 +1,64 @@
+/**
+ * Menu items, as Unity's ExecuteMenuItem runs them: synchronously on the main thread. The
+ * "File/Build And Run" item is the incident-1 shape: a menu item that blocks for a build.
+ */
+import { z } from 'zod';
+import { TetherError } from '../../protocol/index.js';
+import { closestNames } from '../../host/suggest.js';
+import { buildPlayer, compileScripts, setPlayMode } from './editor-tools.js';
+import { defineTool, type MainThreadContext } from './tool.js';
+
+interface MenuItem {
+  path: string;
+  description: string;
+  run(context: MainThreadContext): unknown;
+}
+
+const MENU: MenuItem[] = [
+  { path: 'File/Save', description: 'Saves the open scene.', run: ({ scene }) => (scene.save(), { saved: scene.name }) },
+  { path: 'File/Save Project', description: 'Saves all assets.', run: ({ scene }) => (scene.save(), { saved: 'project' }) },
+  { path: 'File/Build And Run', description: 'Builds the player for the default target (blocks the editor).', run: (c) => buildPlayer(c, 'StandaloneLinux64', false) },
+  { path: 'Assets/Refresh', description: 'Reimports changed assets and recompiles scripts (reloads the domain).', run: (c) => compileScripts(c) },
+  { path: 'Edit/Play', description: 'Toggles play mode.', run: (c) => setPlayMode(c, c.playing ? 'exit' : 'enter') },
+  {
+    path: 'GameObject/Create Empty',
+    description: 'Creates an empty GameObject at the scene root.',
+    run: ({ scene }) => ({ created: scene.pathOf(scene.create({ name: 'GameObject' })) }),
+  },
+  { path: 'Window/General/Console', description: 'Opens the console window.', run: () => ({ opened: 'Console' }) },
+  { path: 'Help/About Unity', description: 'Shows the version.', run: () => ({ editor: 'Tether Sandbox', version: '1.0.0' }) },
+];
+
+export const menuTools = [
+  defineTool({
+    name: 'list_menu_items',
+    title: 'List menu items',
+    description: 'Lists the editor menu items execute_menu_item can run.',
+    input: z.object({ filter: z.string().optional().describe('Only items whose path contains this text.') }),
+    annotations: { readOnlyHint: true, idempotentHint: true },
+    run: ({ filter }) => ({
+      items: MENU.filter((m) => !filter || m.path.toLowerCase().includes(filter.toLowerCase())).map(({ path, description }) => ({ path, description })),
+    }),
+  }),
+
+  defineTool({
+    name: 'execute_menu_item',
+    title: 'Execute menu item',
+    description: 'Runs an editor menu item by path, synchronously on the main thread. Not idempotent: some items build, compile or create objects.',
+    input: z.object({ menuPath: z.string().describe('e.g. "File/Save"') }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+    execution: { longRunning: true },
+    run: ({ menuPath }, context) => {
+      const item = MENU.find((m) => m.path === menuPath);
+      if (!item) {
+        const suggestions = closestNames(menuPath, MENU.map((m) => m.path));
+        throw new TetherError(
+          'NOT_FOUND',
+          `No menu item "${menuPath}".${suggestions.length ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : ''} list_menu_items shows them all.`,
+          { menuPath, suggestions },
+        );
+      }
+      return { menuPath, result: item.run(context) };
+    },
+  }),
+];

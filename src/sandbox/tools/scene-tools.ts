@@ -1,0 +1,117 @@
+/** Scene tools: read and edit the GameObject hierarchy. */
+import { z } from 'zod';
+import { TetherError } from '../../protocol/index.js';
+import { defineTool } from './tool.js';
+
+const vector3 = z.tuple([z.number(), z.number(), z.number()]).describe('[x, y, z]');
+const PRIMITIVES = ['Cube', 'Sphere', 'Capsule', 'Cylinder', 'Plane', 'Quad'] as const;
+
+export const sceneTools = [
+  defineTool({
+    name: 'get_hierarchy',
+    title: 'Get scene hierarchy',
+    description: 'Returns the GameObject tree of the open scene: names, paths, active flags and component types.',
+    input: z.object({
+      root: z.string().optional().describe('Path of the subtree to return, e.g. "/Environment". Default: the whole scene.'),
+      depth: z.number().int().min(1).max(64).optional().describe('How many levels to return.'),
+    }),
+    annotations: { readOnlyHint: true, idempotentHint: true },
+    run: ({ root, depth }, { scene }) => ({ scene: scene.name, objects: scene.hierarchy(root, depth ?? Infinity) }),
+  }),
+
+  defineTool({
+    name: 'find_gameobjects',
+    title: 'Find GameObjects',
+    description: 'Finds GameObjects by name (substring, case-insensitive), component type or tag.',
+    input: z.object({
+      name: z.string().optional(),
+      component: z.string().optional().describe('A component type, e.g. "Light".'),
+      tag: z.string().optional(),
+      limit: z.number().int().min(1).max(1000).default(100),
+    }),
+    annotations: { readOnlyHint: true, idempotentHint: true },
+    run: ({ name, component, tag, limit }, { scene }) => {
+      const needle = name?.toLowerCase();
+      const matches = scene.objects.filter(
+        (o) =>
+          (!needle || o.name.toLowerCase().includes(needle)) &&
+          (!component || o.components.some((c) => c.type === component)) &&
+          (!tag || o.tag === tag),
+      );
+      return { count: matches.length, objects: matches.slice(0, limit).map((o) => scene.describe(o)) };
+    },
+  }),
+
+  defineTool({
+    name: 'create_gameobject',
+    title: 'Create GameObject',
+    description: 'Creates a GameObject (optionally a primitive) under a parent, with a transform and components. Not idempotent: each call creates one more object.',
+    input: z.object({
+      name: z.string().min(1).max(200),
+      parent: z.string().optional().describe('Path of the parent, e.g. "/Environment".'),
+      primitive: z.enum(PRIMITIVES).optional(),
+      position: vector3.optional(),
+      rotation: vector3.optional(),
+      scale: vector3.optional(),
+      components: z.array(z.string()).default([]).describe('Component types to add, e.g. ["Rigidbody"].'),
+      tag: z.string().optional(),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+    run: (args, { scene, console }) => {
+      const components = [
+        ...(args.primitive ? [{ type: 'MeshFilter', properties: { mesh: args.primitive } }, { type: 'MeshRenderer' }] : []),
+        ...args.components.map((type) => ({ type })),
+      ];
+      const object = scene.create({ ...args, components });
+      console.write('log', `Created GameObject ${scene.pathOf(object)}`);
+      return { created: scene.describe(object) };
+    },
+  }),
+
+  defineTool({
+    name: 'modify_gameobject',
+    title: 'Modify GameObject',
+    description: 'Sets the name, transform, tag, active flag or components of a GameObject found by path.',
+    input: z.object({
+      path: z.string(),
+      name: z.string().min(1).optional(),
+      position: vector3.optional(),
+      rotation: vector3.optional(),
+      scale: vector3.optional(),
+      active: z.boolean().optional(),
+      tag: z.string().optional(),
+      addComponents: z.array(z.string()).default([]),
+      removeComponents: z.array(z.string()).default([]),
+    }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+    run: (args, { scene }) => {
+      const object = scene.require(args.path);
+      if (args.removeComponents.includes('Transform')) {
+        throw new TetherError('INVALID_ARGUMENTS', 'A GameObject cannot lose its Transform. Remove other components only.', { field: 'removeComponents' });
+      }
+      if (args.name !== undefined) object.name = args.name;
+      if (args.position) object.position = args.position;
+      if (args.rotation) object.rotation = args.rotation;
+      if (args.scale) object.scale = args.scale;
+      if (args.active !== undefined) object.active = args.active;
+      if (args.tag !== undefined) object.tag = args.tag;
+      for (const type of args.addComponents) if (!object.components.some((c) => c.type === type)) object.components.push({ type });
+      object.components = object.components.filter((c) => !args.removeComponents.includes(c.type));
+      scene.save();
+      return { modified: scene.describe(object) };
+    },
+  }),
+
+  defineTool({
+    name: 'delete_gameobject',
+    title: 'Delete GameObject',
+    description: 'Deletes a GameObject and all its children.',
+    input: z.object({ path: z.string() }),
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+    run: ({ path }, { scene, console }) => {
+      const removed = scene.delete(path);
+      console.write('log', `Deleted ${path} (${removed} object(s))`);
+      return { deleted: path, objectsRemoved: removed };
+    },
+  }),
+];
