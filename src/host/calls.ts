@@ -63,7 +63,12 @@ export class CallManager {
     for (const entry of requeue) this.enqueue(entry);
   }
 
-  async start(params: CallStartParams, observer: CallObserver): Promise<CallStartResult> {
+  /**
+   * Starts (or attaches to, or replays) a call. `signal` is the request's own: when the
+   * connection abandons the request it stops hearing about the call, which carries on;
+   * cancelling the call itself is calls/cancel.
+   */
+  async start(params: CallStartParams, observer: CallObserver, signal?: AbortSignal): Promise<CallStartResult> {
     const args = params.arguments ?? {};
     const known = this.journal.get(params.callId);
     if (known) {
@@ -74,7 +79,7 @@ export class CallManager {
           { callId: params.callId, tool: known.tool },
         );
       }
-      return this.await(known, observer, true);
+      return this.await(known, observer, true, signal);
     }
     if (params.attachOnly) {
       throw new TetherError(
@@ -98,8 +103,9 @@ export class CallManager {
       ...(deadlineMs === undefined ? {} : { deadlineMs }),
     };
     this.journal.save(entry);
-    this.enqueue(entry);
-    return this.await(entry, observer, false);
+    // Attached before it is queued, so the starter hears even the first "running" progress.
+    this.enqueue(entry, observer);
+    return this.await(entry, observer, false, signal);
   }
 
   status(callId: string): CallStatus {
@@ -148,21 +154,23 @@ export class CallManager {
     this.heartbeatTimer = undefined;
   }
 
-  private enqueue(entry: JournalEntry): void {
+  private enqueue(entry: JournalEntry, observer?: CallObserver): void {
     let settle!: () => void;
     const settled = new Promise<void>((resolve) => (settle = resolve));
-    const call: LiveCall = { entry, observers: new Set(), settled, settle, lastSentAt: Date.now(), lastProgress: {} };
+    const call: LiveCall = { entry, observers: new Set(observer ? [observer] : []), settled, settle, lastSentAt: Date.now(), lastProgress: {} };
     this.live.set(entry.callId, call);
     this.executor.enqueue(entry.lane, call);
     this.ensureHeartbeat();
   }
 
-  private async await(entry: JournalEntry, observer: CallObserver, replay: boolean): Promise<CallStartResult> {
+  private async await(entry: JournalEntry, observer: CallObserver, replay: boolean, signal?: AbortSignal): Promise<CallStartResult> {
     const call = this.live.get(entry.callId);
     if (call && !isFinal(entry)) {
       call.observers.add(observer);
-      await call.settled;
+      const abandoned = new Promise<'abandoned'>((resolve) => signal?.addEventListener('abort', () => resolve('abandoned'), { once: true }));
+      const how = await Promise.race([call.settled, abandoned]);
       call.observers.delete(observer);
+      if (how === 'abandoned') throw TetherError.from(signal?.reason, 'CANCELLED');
       replay = false;
     }
     return outcomeOf(this.journal.get(entry.callId) ?? entry, replay);

@@ -41,9 +41,13 @@ export class HostConnection implements CallObserver {
     private readonly core: HostCore,
   ) {
     rpc.onRequest(METHODS.hello, (params) => this.hello(params));
-    rpc.onRequest(METHODS.ping, () => ({}));
     rpc.onOtherRequest(() => this.refuseBeforeHandshake());
-    rpc.onOtherNotification(() => this.refuseBeforeHandshake());
+    rpc.onOtherNotification(() => {
+      // A notification has no id to answer: say why with an id-less error frame, then close.
+      const error = this.handshakeRequired();
+      this.rpc.sendError(error);
+      this.rpc.close(error);
+    });
     rpc.onClose(() => this.dispose());
     this.handshakeTimer = setTimeout(() => {
       this.rpc.close(new TetherError('HANDSHAKE_REQUIRED', `No handshake within ${core.options.handshakeTimeoutMs} ms; closing.`));
@@ -134,7 +138,11 @@ export class HostConnection implements CallObserver {
   }
 
   private refuseBeforeHandshake(): never {
-    return this.closeSoon(new TetherError('HANDSHAKE_REQUIRED', `Send "${METHODS.hello}" with the host's token before anything else.`));
+    return this.closeSoon(this.handshakeRequired());
+  }
+
+  private handshakeRequired(): TetherError {
+    return new TetherError('HANDSHAKE_REQUIRED', `Send "${METHODS.hello}" with the host's token before anything else; closing.`);
   }
 
   private registerHandlers(): void {
@@ -142,8 +150,9 @@ export class HostConnection implements CallObserver {
     this.rpc
       .onOtherRequest(undefined)
       .onOtherNotification(undefined)
+      .onRequest(METHODS.ping, () => ({}))
       .onRequest(METHODS.toolsList, () => ({ tools: this.core.toolDescriptors() }))
-      .onRequest(METHODS.callStart, (p) => calls.start(parseParams(CallStartParams, p, METHODS.callStart), this))
+      .onRequest(METHODS.callStart, (p, context) => calls.start(parseParams(CallStartParams, p, METHODS.callStart), this, context.signal))
       .onRequest(METHODS.callStatus, (p) => calls.status(parseParams(CallRef, p, METHODS.callStatus).callId))
       .onRequest(METHODS.callCancel, (p) => {
         const { callId, reason } = parseParams(CallCancelParams, p, METHODS.callCancel);

@@ -3,12 +3,13 @@
  * (2020-12), and the registry turns it into the wire descriptor and a validator that names
  * the offending field.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { z } from 'zod';
-import { TetherError, type Content, type DuplicatePolicy, type ElicitResult, type LogLevel, type ToolDescriptor, type ToolResult } from '../protocol/index.js';
-import { closestNames } from './suggest.js';
+import { type Content, type DuplicatePolicy, type ElicitResult, type LogLevel, type ToolDescriptor, type ToolResult } from '../protocol/index.js';
+export { unknownTool } from '../schema/suggest.js';
+import { argumentValidator } from '../schema/tool-arguments.js';
 
-export type JsonSchema = Record<string, unknown>;
+export type { JsonSchema } from '../schema/tool-arguments.js';
+import type { JsonSchema } from '../schema/tool-arguments.js';
 
 /** What a running tool can do besides returning its result. */
 export interface ToolContext {
@@ -45,8 +46,6 @@ export interface RegisteredTool {
   handler(args: Record<string, unknown>, context: ToolContext): ToolReturn | Promise<ToolReturn>;
 }
 
-const ajv = new Ajv2020({ allErrors: false, strict: false, validateFormats: false });
-
 export function isZodSchema(schema: unknown): schema is z.ZodType {
   return schema instanceof z.ZodType;
 }
@@ -71,59 +70,14 @@ export function registerTool<Args>(definition: ToolDefinition<Args>): Registered
   };
   return {
     descriptor,
-    validate: argumentValidator(definition.name, definition.input as z.ZodType | JsonSchema | undefined, inputSchema),
+    validate: argumentValidator(definition.name, isZodSchema(definition.input) ? definition.input : inputSchema),
     handler: definition.handler as RegisteredTool['handler'],
   };
 }
 
 /** A registered tool whose handler lives elsewhere (another thread, another process). */
 export function registerRemoteTool(descriptor: ToolDescriptor, handler: RegisteredTool['handler']): RegisteredTool {
-  return { descriptor, validate: argumentValidator(descriptor.name, undefined, descriptor.inputSchema), handler };
-}
-
-function argumentValidator(tool: string, input: z.ZodType | JsonSchema | undefined, schema: JsonSchema): RegisteredTool['validate'] {
-  if (isZodSchema(input)) {
-    return (args) => {
-      const parsed = input.safeParse(args);
-      if (parsed.success) return parsed.data as Record<string, unknown>;
-      const issue = parsed.error.issues[0];
-      throw invalidArguments(tool, issue?.path.join('.') ?? '', issue?.message ?? 'invalid');
-    };
-  }
-  let compiled: ValidateFunction;
-  try {
-    compiled = ajv.compile(schema);
-  } catch (error) {
-    throw new TetherError('INTERNAL_ERROR', `Tool "${tool}" has an invalid input schema: ${(error as Error).message}`);
-  }
-  return (args) => {
-    if (compiled(args)) return args;
-    const issue = (compiled.errors ?? [])[0] as ErrorObject | undefined;
-    throw invalidArguments(tool, fieldOf(issue), issue?.message ?? 'invalid');
-  };
-}
-
-function fieldOf(issue: ErrorObject | undefined): string {
-  if (!issue) return '';
-  const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
-  const missing = issue.keyword === 'required' ? String(issue.params.missingProperty) : '';
-  const extra = issue.keyword === 'additionalProperties' ? String(issue.params.additionalProperty) : '';
-  return [path, missing || extra].filter(Boolean).join('.');
-}
-
-function invalidArguments(tool: string, field: string, problem: string): TetherError {
-  const where = field ? `"${field}"` : 'the arguments';
-  return new TetherError('INVALID_ARGUMENTS', `Invalid arguments for tool "${tool}": ${where} ${problem}. Fix the field and call again; tools/list has the input schema.`, {
-    tool,
-    field,
-    problem,
-  });
-}
-
-export function unknownTool(name: string, known: Iterable<string>): TetherError {
-  const suggestions = closestNames(name, known);
-  const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : '';
-  return new TetherError('UNKNOWN_TOOL', `No tool named "${name}".${hint} tools/list shows every tool.`, { tool: name, suggestions });
+  return { descriptor, validate: argumentValidator(descriptor.name, descriptor.inputSchema), handler };
 }
 
 /** Turns whatever a handler returned into a ToolResult. */

@@ -59,6 +59,8 @@ export async function connectToHost(options: ConnectOptions): Promise<HostSessio
   const timeoutMs = options.timeoutMs ?? 5_000;
   const socket = await openSocket(options.port, options.host, timeoutMs);
   const rpc = new RpcConnection(new FramedTransport(new SocketByteStream(socket), options.limits));
+  // Hosts ping their clients and drop those that do not answer.
+  rpc.onRequest(METHODS.ping, () => ({}));
   options.prepare?.(rpc);
   rpc.start();
   let raw: unknown;

@@ -10,10 +10,11 @@ export function canonicalJson(value: unknown): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) {
-    const child = (value as Record<string, unknown>)[key];
-    if (child !== undefined) out[key] = sortKeys(child);
-  }
-  return out;
+  // fromEntries defines own properties, so a "__proto__" member stays a member.
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+      .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+  );
 }

@@ -164,6 +164,11 @@ export class RpcConnection {
     return true;
   }
 
+  /** Sends an error not tied to any request (id null), e.g. before closing for a protocol fault. */
+  sendError(error: TetherError): void {
+    this.reply(null, undefined, error);
+  }
+
   /** Closes the connection (flushing what was sent). Idempotent. */
   close(error?: TetherError): void {
     if (!this.isOpen) return;

@@ -42,6 +42,11 @@ export const ERROR_CODES = {
   NOT_FOUND: -32030,
   NO_CLIENT: -32031,
   CLIENT_REQUEST_FAILED: -32032,
+
+  // Fronts finding and reaching hosts (-32040 .. -32049); these never come from a host.
+  HOST_NOT_FOUND: -32040,
+  HOST_AMBIGUOUS: -32041,
+  HOST_UNAVAILABLE: -32042,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -84,7 +89,7 @@ export class TetherError extends Error {
   static fromWire(wire: WireError): TetherError {
     const { code: named, ...data } = wire.data ?? {};
     const code =
-      typeof named === 'string' && named in ERROR_CODES
+      typeof named === 'string' && Object.hasOwn(ERROR_CODES, named)
         ? (named as ErrorCode)
         : (CODE_BY_NUMBER.get(wire.code) ?? 'INTERNAL_ERROR');
     if (!CODE_BY_NUMBER.has(wire.code)) data.rpcCode = wire.code;

@@ -17,6 +17,8 @@ export class FrameDecoder {
   private buffered = 0;
   /** Body length announced by the header being consumed, or null while reading a header. */
   private bodyLength: number | null = null;
+  /** A framing fault already found: the stream cannot be trusted past it. */
+  private failure: TetherError | undefined;
 
   constructor(private readonly limits: Pick<FrameLimits, 'maxFrameBytes' | 'maxHeaderBytes'>) {}
 
@@ -31,17 +33,24 @@ export class FrameDecoder {
    * trusted any more; the caller must then close the connection, since framing is lost.
    */
   push(chunk: Uint8Array): Uint8Array[] {
+    if (this.failure) throw this.failure;
     if (chunk.length > 0) {
       this.chunks.push(chunk);
       this.buffered += chunk.length;
     }
     const bodies: Uint8Array[] = [];
-    for (;;) {
-      if (this.bodyLength === null && !this.readHeader()) break;
-      const length = this.bodyLength as number;
-      if (this.buffered < length) break;
-      bodies.push(this.take(length));
-      this.bodyLength = null;
+    try {
+      for (;;) {
+        if (this.bodyLength === null && !this.readHeader()) break;
+        const length = this.bodyLength as number;
+        if (this.buffered < length) break;
+        bodies.push(this.take(length));
+        this.bodyLength = null;
+      }
+    } catch (error) {
+      // Frames completed before the fault are still returned; the fault comes with the next push.
+      this.failure = error as TetherError;
+      if (bodies.length === 0) throw error;
     }
     return bodies;
   }
@@ -86,16 +95,20 @@ export class FrameDecoder {
       this.buffered -= n;
       return out;
     }
+    // Spans chunks: copy them in one pass and drop the consumed ones with one splice, so a
+    // body that arrived in many tiny chunks costs linear, not quadratic, time.
     const out = new Uint8Array(n);
     let filled = 0;
+    let used = 0;
     while (filled < n) {
-      const chunk = this.chunks[0] as Uint8Array;
+      const chunk = this.chunks[used] as Uint8Array;
       const part = Math.min(chunk.length, n - filled);
       out.set(chunk.subarray(0, part), filled);
       filled += part;
-      if (part === chunk.length) this.chunks.shift();
-      else this.chunks[0] = chunk.subarray(part);
+      if (part === chunk.length) used++;
+      else this.chunks[used] = chunk.subarray(part);
     }
+    this.chunks.splice(0, used);
     this.buffered -= n;
     return out;
   }

@@ -38,6 +38,7 @@ export interface ByteStream {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+const NO_BYTES = new Uint8Array(0);
 
 export class FramedTransport implements Transport {
   private readonly limits: FrameLimits;
@@ -83,21 +84,27 @@ export class FramedTransport implements Transport {
 
   private onData(chunk: Uint8Array): void {
     if (this.isClosed) return;
-    let bodies: Uint8Array[];
-    try {
-      bodies = this.decoder.push(chunk);
-    } catch (error) {
-      // Framing is lost: tell the peer why, then close. The process keeps serving others.
-      const fault = TetherError.from(error, 'HEADER_INVALID');
-      this.sendQuietly({ jsonrpc: '2.0', id: null, error: fault.toWire() });
-      this.close(fault);
-      return;
+    let input = chunk;
+    for (;;) {
+      let bodies: Uint8Array[];
+      try {
+        bodies = this.decoder.push(input);
+      } catch (error) {
+        // Framing is lost: tell the peer why, then close. The process keeps serving others.
+        const fault = TetherError.from(error, 'HEADER_INVALID');
+        this.sendQuietly({ jsonrpc: '2.0', id: null, error: fault.toWire() });
+        this.close(fault);
+        return;
+      }
+      if (bodies.length === 0) break;
+      for (const body of bodies) {
+        if (this.isClosed) return;
+        this.deliver(body);
+      }
+      // Frames complete before a fault are delivered first; pushing nothing surfaces the fault.
+      input = NO_BYTES;
     }
-    for (const body of bodies) {
-      if (this.isClosed) return;
-      this.deliver(body);
-    }
-    this.armStallTimer();
+    if (!this.isClosed) this.armStallTimer();
   }
 
   private deliver(body: Uint8Array): void {
