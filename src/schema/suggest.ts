@@ -1,4 +1,5 @@
 /** "Did you mean": the known names closest to a mistyped one. */
+import { TetherError } from '../protocol/index.js';
 
 export function closestNames(name: string, known: Iterable<string>, max = 3): string[] {
   const target = name.toLowerCase();
@@ -28,3 +29,10 @@ export function distance(a: string, b: string): number {
   }
   return previous[b.length] as number;
 }
+
+export function unknownTool(name: string, known: Iterable<string>): TetherError {
+  const suggestions = closestNames(name, known);
+  const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : '';
+  return new TetherError('UNKNOWN_TOOL', `No tool named "${name}".${hint} tools/list shows every tool.`, { tool: name, suggestions });
+}
+

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { TetherError } from '../../protocol/index.js';
-import { closestNames } from '../../host/suggest.js';
+import { closestNames } from '../../schema/suggest.js';
 import { buildPlayer, compileScripts, setPlayMode } from './editor-tools.js';
 import { defineTool, type MainThreadContext } from './tool.js';
 

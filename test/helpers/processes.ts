@@ -1,0 +1,132 @@
+/**
+ * Real `tether` processes for integration tests: each test gets its own TETHER_HOME and a
+ * copy of the sample project, waits on events (a "ready" line, a file), never on sleeps,
+ * and stops everything it started with an escalating shutdown (SIGTERM, then SIGKILL).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = resolve(fileURLToPath(new URL('../../', import.meta.url)));
+export const TETHER_BIN = join(REPO_ROOT, 'bin', 'tether.js');
+
+export interface Workspace {
+  home: string;
+  project: string;
+  env: NodeJS.ProcessEnv;
+}
+
+const started = new Set<TetherProcess>();
+const workspaces: string[] = [];
+
+/** A fresh TETHER_HOME and a copy of the sample project. */
+export function createWorkspace(): Workspace {
+  const root = mkdtempSync(join(tmpdir(), 'tether-test-'));
+  workspaces.push(root);
+  const home = join(root, 'home');
+  const project = join(root, 'project');
+  cpSync(join(REPO_ROOT, 'samples', 'sample-project'), project, { recursive: true });
+  return { home, project, env: { ...process.env, TETHER_HOME: home, TETHER_LOG_LEVEL: process.env.TETHER_LOG_LEVEL ?? 'warn' } };
+}
+
+export class TetherProcess {
+  readonly child: ChildProcess;
+  readonly lines: string[] = [];
+  stderr = '';
+  private readonly waiters: Array<{ match(line: string): boolean; resolve(line: string): void }> = [];
+  readonly exited: Promise<number | null>;
+
+  constructor(args: string[], env: NodeJS.ProcessEnv, options: { stdin?: 'pipe' | 'ignore' } = {}) {
+    this.child = spawn(process.execPath, [TETHER_BIN, ...args], { env, stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'] });
+    started.add(this);
+    this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+    void this.exited.then(() => started.delete(this));
+    createInterface({ input: this.child.stdout! }).on('line', (line) => {
+      this.lines.push(line);
+      for (const waiter of [...this.waiters]) {
+        if (waiter.match(line)) {
+          this.waiters.splice(this.waiters.indexOf(waiter), 1);
+          waiter.resolve(line);
+        }
+      }
+    });
+    this.child.stderr!.on('data', (chunk: Buffer) => {
+      this.stderr += chunk.toString();
+    });
+  }
+
+  get pid(): number {
+    return this.child.pid as number;
+  }
+
+  /** Resolves with the first stdout line (past or future) that matches. */
+  waitForLine(match: (line: string) => boolean, timeoutMs = 20_000): Promise<string> {
+    const seen = this.lines.find(match);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for a line; stdout: ${this.lines.join('\n')}\nstderr: ${this.stderr}`)), timeoutMs);
+      this.waiters.push({
+        match,
+        resolve: (line) => {
+          clearTimeout(timer);
+          resolve(line);
+        },
+      });
+      void this.exited.then((code) => {
+        clearTimeout(timer);
+        reject(new Error(`process exited (${code}) before the line appeared; stderr: ${this.stderr}`));
+      });
+    });
+  }
+
+  /** SIGTERM, then SIGKILL if it has not exited within `graceMs`. */
+  async stop(graceMs = 5_000): Promise<number | null> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return this.child.exitCode;
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
+    const code = await this.exited;
+    clearTimeout(timer);
+    return code;
+  }
+
+  /** Dies without any cleanup, as a crashed editor does. */
+  async kill(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    this.child.kill('SIGKILL');
+    await this.exited;
+  }
+}
+
+export interface SandboxReady {
+  event: 'ready';
+  port: number;
+  generation: number;
+  instanceId: string;
+}
+
+export class SandboxProcess extends TetherProcess {
+  /** Waits for the editor's n-th (re)load to be listening. */
+  async ready(generation = 1, timeoutMs = 20_000): Promise<SandboxReady> {
+    const line = await this.waitForLine((l) => l.includes('"event":"ready"') && (JSON.parse(l) as SandboxReady).generation >= generation, timeoutMs);
+    return JSON.parse(line) as SandboxReady;
+  }
+}
+
+/** Starts `tether sandbox` on the workspace's project with fast defaults for tests. */
+export async function startSandbox(workspace: Workspace, extra: string[] = []): Promise<{ sandbox: SandboxProcess; ready: SandboxReady }> {
+  const sandbox = new SandboxProcess(
+    ['sandbox', '--project', workspace.project, '--build-seconds', '2', '--reload-ms', '300', '--compile-ms', '100', '--test-ms', '50', ...extra],
+    workspace.env,
+  );
+  const ready = await sandbox.ready();
+  return { sandbox, ready };
+}
+
+/** Stops every process the tests started and removes their workspaces. Call from afterEach/afterAll. */
+export async function cleanupProcesses(): Promise<void> {
+  await Promise.all([...started].map((p) => p.stop()));
+  for (const root of workspaces.splice(0)) rmSync(root, { recursive: true, force: true });
+}
