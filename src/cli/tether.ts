@@ -57,6 +57,30 @@ program
   });
 
 program
+  .command('mcp')
+  .description('Serve MCP over stdio for the editor of a project (what MCP clients spawn).')
+  .option('--project <dir>', 'the project whose editor to serve (default: the one containing the working directory, or the only one running)')
+  .option('--wait-ms <n>', 'how long a call waits for an editor that is starting or reloading', integer)
+  .addOption(new Option('--log-level <level>', 'log level (logs go to stderr and $TETHER_HOME/logs/mcp.log)').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']))
+  .action(async (options) => {
+    const { run } = await import('./commands/mcp.js');
+    await run(options);
+  });
+
+program
+  .command('call')
+  .description('Call one editor tool from a terminal or script and print the result.')
+  .argument('<tool>', 'the tool name (tether call list_menu_items)')
+  .option('--args <json>', 'the arguments, as a JSON object')
+  .option('--project <dir>', 'the project whose editor to call')
+  .option('--json', 'print the result as JSON')
+  .option('--wait-ms <n>', 'how long to wait for an editor that is starting or reloading', integer)
+  .action(async (tool: string, options) => {
+    const { run } = await import('./commands/call.js');
+    process.exitCode = await run(tool, options);
+  });
+
+program
   .command('hosts')
   .description('List the running hosts (editors) this user can connect to.')
   .option('--json', 'print JSON')

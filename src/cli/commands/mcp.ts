@@ -1,0 +1,39 @@
+/**
+ * `tether mcp`: the stdio MCP server that MCP clients spawn. stdout carries the protocol and
+ * nothing else; logs go to stderr and $TETHER_HOME/logs/mcp.log. It exits cleanly on
+ * SIGINT, SIGTERM, SIGHUP and when stdin closes, leaving no process or handle behind.
+ */
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { Front } from '../../mcp/front.js';
+import { createMcpServer } from '../../mcp/mcp-server.js';
+import { createLogger } from '../logger.js';
+import { onShutdownSignal } from '../shutdown.js';
+
+export interface McpCommandOptions {
+  project?: string;
+  waitMs?: number;
+  logLevel?: string;
+}
+
+export async function run(options: McpCommandOptions): Promise<void> {
+  const logger = createLogger('mcp', options.logLevel);
+  const front = new Front({ ...(options.project ? { project: options.project } : {}), ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }), logger });
+  front.start();
+  const handle = serveStdio(({ era }) => createMcpServer(front, era), {
+    onerror: (error) => logger.warn({ err: error }, 'mcp transport error'),
+  });
+  let stopping: Promise<void> | undefined;
+  const stop = (why: string): Promise<void> => {
+    stopping ??= (async () => {
+      logger.info({ why }, 'shutting down');
+      front.close();
+      await handle.close().catch(() => undefined);
+      logger.flush();
+    })();
+    return stopping;
+  };
+  onShutdownSignal((signal) => stop(signal));
+  // The client closing our stdin is the normal way an MCP session ends.
+  process.stdin.once('end', () => void stop('stdin closed').finally(() => process.exit(0)));
+  process.stdin.once('close', () => void stop('stdin closed').finally(() => process.exit(0)));
+}

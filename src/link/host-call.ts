@@ -1,0 +1,67 @@
+/**
+ * One call through the link, as the fronts make it: the caller chooses the callId, and a
+ * dropped connection (crash, reload, blip) never loses or repeats the call. After a drop the
+ * call is re-attached by callId; only a tool that is safe to run again is ever sent to run
+ * again, and a call the host has no record of is reported as "outcome unknown".
+ */
+import { METHODS, TetherError, type CallStartParams, type CallStartResult } from '../protocol/index.js';
+import type { CallListener, HostLink } from './host-link.js';
+
+export interface HostCallOptions {
+  /** How long to wait, each time, for the host to be reachable. */
+  waitMs: number;
+  signal?: AbortSignal;
+  listener?: CallListener;
+  /** Read-only or idempotent: if the host lost the call, it may simply run again. */
+  rerunnable: boolean;
+}
+
+export async function runHostCall(link: HostLink, params: CallStartParams, options: HostCallOptions): Promise<CallStartResult> {
+  const { callId } = params;
+  const unlisten = options.listener ? link.listen(callId, options.listener) : () => undefined;
+  const onAbort = (): void => void cancelAtHost(link, callId, options.signal?.reason);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  /** Once true, the host may have the call: never start it afresh unless it may rerun. */
+  let maybeSent = false;
+  try {
+    for (;;) {
+      const rpc = await link.connection(options.waitMs, options.signal);
+      const attachOnly = maybeSent && !options.rerunnable;
+      maybeSent = true;
+      try {
+        return await rpc.request<CallStartResult>(METHODS.callStart, attachOnly ? { ...params, attachOnly: true } : params, options.signal ? { signal: options.signal } : {});
+      } catch (error) {
+        const failure = TetherError.from(error);
+        if (options.signal?.aborted) throw cancelled(callId, options.signal.reason);
+        if (failure.code === 'CONNECTION_CLOSED' || failure.code === 'EVICTED') continue; // re-attach once the link is back
+        if (failure.code === 'UNKNOWN_CALL' && attachOnly) throw outcomeUnknown(params);
+        throw failure;
+      }
+    }
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+    unlisten();
+  }
+}
+
+/** Best effort: a host that is unreachable now learns nothing, and the call may finish. */
+async function cancelAtHost(link: HostLink, callId: string, reason: unknown): Promise<void> {
+  try {
+    const text = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'The client cancelled the request.';
+    await link.request(METHODS.callCancel, { callId, reason: text }, 1_000);
+  } catch {
+    // The host is away; if it comes back with the call, the call runs to its end.
+  }
+}
+
+function cancelled(callId: string, reason: unknown): TetherError {
+  return new TetherError('CANCELLED', `Call "${callId}" was cancelled by the client${reason instanceof Error ? `: ${reason.message}` : ''}.`, { callId });
+}
+
+function outcomeUnknown(params: CallStartParams): TetherError {
+  return new TetherError(
+    'OUTCOME_UNKNOWN',
+    `The connection to the editor dropped while "${params.tool}" was in flight, and the editor came back with no record of the call, so whether it ran is unknown. It was not run again, because it is not idempotent. Check the editor's state (for example with a read-only tool) before deciding to call it again.`,
+    { callId: params.callId, tool: params.tool },
+  );
+}

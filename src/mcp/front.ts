@@ -1,0 +1,144 @@
+/**
+ * A front: what `tether mcp` (stdio) and `tether serve` (HTTP) share. It owns the host link,
+ * the catalog mirror and the calls in flight, and fans the host's change notifications out
+ * to every live MCP server instance.
+ */
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { resolve } from 'node:path';
+import type { Server } from '@modelcontextprotocol/server';
+import type { Logger } from 'pino';
+import type { HostStateNotice, ToolDescriptor } from '../protocol/index.js';
+import { tetherHome } from '../discovery/tether-home.js';
+import { runHostCall } from '../link/host-call.js';
+import { HostLink, type CallListener, type HostLinkOptions } from '../link/host-link.js';
+import { HostCatalog } from './host-catalog.js';
+import { isRerunnable } from './tool-results.js';
+
+export interface FrontOptions {
+  project?: string;
+  cwd?: string;
+  /** How long a request waits for the editor when it is starting or reloading. */
+  waitMs?: number;
+  home?: string;
+  link?: Omit<HostLinkOptions, 'project' | 'cwd' | 'recordsDir'>;
+  logger?: Logger;
+}
+
+export interface PendingCall {
+  callId: string;
+  tool: string;
+  startedAt: number;
+  state: 'waiting' | 'queued' | 'running';
+  message?: string;
+}
+
+export class Front {
+  readonly link: HostLink;
+  readonly catalog: HostCatalog;
+  readonly waitMs: number;
+  readonly pending = new Map<string, PendingCall>();
+  readonly servers = new Set<Server>();
+  hostState: HostStateNotice | undefined;
+  private readonly subscriptions = new Map<string, number>();
+
+  constructor(readonly options: FrontOptions = {}) {
+    const home = options.home ?? tetherHome();
+    const project = options.project ? resolve(options.project) : undefined;
+    this.waitMs = options.waitMs ?? 20_000;
+    this.link = new HostLink({
+      ...options.link,
+      ...(project ? { project } : {}),
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+      recordsDir: join(home, 'hosts'),
+    });
+    const log = options.logger;
+    this.catalog = new HostCatalog(this.link, join(home, 'cache', 'tools'), project ?? resolve(options.cwd ?? process.cwd()), (error) =>
+      log?.debug({ err: error }, 'catalog refresh failed'),
+    );
+    this.link.on('state', (state, { error }) => log?.info({ state, reason: error?.message }, 'host link'));
+    this.link.on('hostState', (notice) => (this.hostState = notice));
+    this.link.on('connected', (hello) => {
+      this.hostState = { state: hello.state, at: Date.now() };
+      void this.resubscribe();
+    });
+    this.catalog.on('toolsChanged', () => this.broadcast((server) => server.sendToolListChanged()));
+    this.catalog.on('resourcesChanged', () => this.broadcast((server) => server.sendResourceListChanged()));
+    this.catalog.on('promptsChanged', () => this.broadcast((server) => server.sendPromptListChanged()));
+  }
+
+  start(): this {
+    this.link.start();
+    return this;
+  }
+
+  close(): void {
+    this.link.close();
+  }
+
+  /**
+   * With nothing cached (a first run), tools/list waits briefly for a reachable editor
+   * rather than answering with no tools; with a cache it answers at once.
+   */
+  async catalogReady(maxWaitMs = 2_000): Promise<void> {
+    if (this.catalog.isFresh || this.catalog.tools.length > 0) return;
+    if (this.link.lastFailure?.code === 'HOST_NOT_FOUND') return; // no editor running: nothing to wait for
+    try {
+      await this.link.connection(maxWaitMs);
+      await this.catalog.refresh('all');
+    } catch {
+      // No editor yet: answer with what we have; list_changed follows when it appears.
+    }
+  }
+
+  /** Runs a host tool; the caller chooses nothing but gets progress, logs and questions. */
+  async call(tool: ToolDescriptor, args: Record<string, unknown>, options: { signal?: AbortSignal; listener?: CallListener }): Promise<ReturnType<typeof runHostCall>> {
+    const callId = randomUUID();
+    const pending: PendingCall = { callId, tool: tool.name, startedAt: Date.now(), state: 'waiting' };
+    this.pending.set(callId, pending);
+    const listener: CallListener = {
+      ...options.listener,
+      progress: (update) => {
+        pending.state = update.state;
+        if (update.message) pending.message = update.message;
+        options.listener?.progress?.(update);
+      },
+    };
+    try {
+      return await runHostCall(this.link, { callId, tool: tool.name, arguments: args }, {
+        waitMs: this.waitMs,
+        rerunnable: isRerunnable(tool),
+        listener,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    } finally {
+      this.pending.delete(callId);
+    }
+  }
+
+  /** Resource subscriptions are counted across MCP sessions and held once at the host. */
+  async subscribe(uri: string): Promise<void> {
+    const count = this.subscriptions.get(uri) ?? 0;
+    this.subscriptions.set(uri, count + 1);
+    if (count === 0) await this.link.request('resources/subscribe', { uri }, this.waitMs);
+  }
+
+  async unsubscribe(uri: string): Promise<void> {
+    const count = this.subscriptions.get(uri) ?? 0;
+    if (count <= 1) {
+      this.subscriptions.delete(uri);
+      if (count === 1) await this.link.request('resources/unsubscribe', { uri }, 0).catch(() => undefined);
+    } else this.subscriptions.set(uri, count - 1);
+  }
+
+  private async resubscribe(): Promise<void> {
+    for (const uri of this.subscriptions.keys()) await this.link.request('resources/subscribe', { uri }, 0).catch(() => undefined);
+  }
+
+  /** Sends to every live server instance; one failing (closed, wrong era) does not stop the rest. */
+  private broadcast(send: (server: Server) => Promise<void>): void {
+    for (const server of this.servers) {
+      send(server).catch((error: unknown) => this.options.logger?.debug({ err: error }, 'notification not delivered'));
+    }
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * The front's mirror of the host's tools, resources and prompts. The last known lists are
+ * cached on disk per project, so tools/list answers with the right tools at once, even
+ * while the editor is starting or reloading; they are refreshed whenever the link connects
+ * or the host says its tools changed.
+ */
+import { createHash } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { METHODS, type PromptDescriptor, type ResourceDescriptor, type ResourceTemplateDescriptor, type ToolDescriptor } from '../protocol/index.js';
+import { writePrivateFile } from '../discovery/secure-file.js';
+import { argumentValidator, type ArgumentValidator } from '../schema/tool-arguments.js';
+import type { HostLink } from '../link/host-link.js';
+
+interface CachedLists {
+  tools: ToolDescriptor[];
+  resources: ResourceDescriptor[];
+  resourceTemplates: ResourceTemplateDescriptor[];
+  prompts: PromptDescriptor[];
+}
+
+const EMPTY: CachedLists = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
+
+export interface HostCatalogEvents {
+  toolsChanged: [];
+  resourcesChanged: [];
+  promptsChanged: [];
+}
+
+export class HostCatalog extends EventEmitter<HostCatalogEvents> {
+  private lists: CachedLists;
+  private readonly validators = new Map<string, ArgumentValidator>();
+  private readonly cachePath: string;
+  private refreshing: Promise<void> | undefined;
+  private refreshed = false;
+
+  constructor(
+    private readonly link: HostLink,
+    cacheDir: string,
+    cacheKey: string,
+    private readonly onError: (error: unknown) => void = () => undefined,
+  ) {
+    super();
+    this.cachePath = join(cacheDir, `${createHash('sha256').update(cacheKey).digest('hex').slice(0, 16)}.json`);
+    this.lists = this.load();
+    link.on('connected', () => void this.refresh('all'));
+    link.on('toolsChanged', () => void this.refresh('tools'));
+    link.on('resourcesChanged', () => void this.refresh('resources'));
+    link.on('promptsChanged', () => void this.refresh('prompts'));
+  }
+
+  get tools(): readonly ToolDescriptor[] {
+    return this.lists.tools;
+  }
+  get resources(): readonly ResourceDescriptor[] {
+    return this.lists.resources;
+  }
+  get resourceTemplates(): readonly ResourceTemplateDescriptor[] {
+    return this.lists.resourceTemplates;
+  }
+  get prompts(): readonly PromptDescriptor[] {
+    return this.lists.prompts;
+  }
+
+  tool(name: string): ToolDescriptor | undefined {
+    return this.lists.tools.find((t) => t.name === name);
+  }
+
+  /** Validates arguments against the tool's input schema (compiled once per schema). */
+  validate(tool: ToolDescriptor, args: Record<string, unknown>): Record<string, unknown> {
+    const key = `${tool.name}\0${JSON.stringify(tool.inputSchema)}`;
+    let validator = this.validators.get(key);
+    if (!validator) {
+      validator = argumentValidator(tool.name, tool.inputSchema);
+      this.validators.set(key, validator);
+    }
+    return validator(args);
+  }
+
+  /** True once the lists came from the host at least once (not only from the cache). */
+  get isFresh(): boolean {
+    return this.refreshed;
+  }
+
+  /** Waits for a refresh in progress, if any. */
+  async settled(): Promise<void> {
+    while (this.refreshing) await this.refreshing;
+  }
+
+  /** Fetches the lists from the host; emits a change event for each list that changed. */
+  refresh(which: 'all' | 'tools' | 'resources' | 'prompts'): Promise<void> {
+    const run = (this.refreshing ?? Promise.resolve()).then(() => this.fetch(which));
+    const tracked = run.finally(() => {
+      if (this.refreshing === tracked) this.refreshing = undefined;
+    });
+    this.refreshing = tracked;
+    return tracked;
+  }
+
+  private async fetch(which: 'all' | 'tools' | 'resources' | 'prompts'): Promise<void> {
+    try {
+      const rpc = await this.link.connection(0);
+      const next: CachedLists = { ...this.lists };
+      if (which === 'all' || which === 'tools') next.tools = (await rpc.request<{ tools: ToolDescriptor[] }>(METHODS.toolsList)).tools;
+      if (which === 'all' || which === 'resources') {
+        next.resources = (await rpc.request<{ resources: ResourceDescriptor[] }>(METHODS.resourcesList)).resources;
+        next.resourceTemplates = (await rpc.request<{ resourceTemplates: ResourceTemplateDescriptor[] }>(METHODS.resourceTemplatesList)).resourceTemplates;
+      }
+      if (which === 'all' || which === 'prompts') next.prompts = (await rpc.request<{ prompts: PromptDescriptor[] }>(METHODS.promptsList)).prompts;
+      const previous = this.lists;
+      this.lists = next;
+      this.refreshed = true;
+      if (JSON.stringify(previous) !== JSON.stringify(next)) this.save();
+      if (JSON.stringify(previous.tools) !== JSON.stringify(next.tools)) {
+        this.validators.clear();
+        this.emit('toolsChanged');
+      }
+      if (JSON.stringify([previous.resources, previous.resourceTemplates]) !== JSON.stringify([next.resources, next.resourceTemplates])) this.emit('resourcesChanged');
+      if (JSON.stringify(previous.prompts) !== JSON.stringify(next.prompts)) this.emit('promptsChanged');
+    } catch (error) {
+      // Not connected (any more): the next connect refreshes again.
+      this.onError(error);
+    }
+  }
+
+  private load(): CachedLists {
+    try {
+      return { ...EMPTY, ...(JSON.parse(readFileSync(this.cachePath, 'utf8')) as Partial<CachedLists>) };
+    } catch {
+      return EMPTY;
+    }
+  }
+
+  private save(): void {
+    try {
+      writePrivateFile(this.cachePath, JSON.stringify(this.lists));
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+}

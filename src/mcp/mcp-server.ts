@@ -1,0 +1,166 @@
+/**
+ * One MCP server instance that mirrors the host: tools (with a built-in tether_status),
+ * resources, prompts and completions, forwarded through the front's link. The SDK's serving
+ * entry points create one per connection (stdio) or session (HTTP), pinned to an era.
+ */
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  Server,
+  type CallToolResult,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { METHODS, TetherError, type CallProgress, type ElicitResult } from '../protocol/index.js';
+import { unknownTool } from '../schema/suggest.js';
+import type { CallListener } from '../link/host-link.js';
+import type { Front } from './front.js';
+import { STATUS_TOOL, statusResult } from './status-tool.js';
+import { errorResult, toMcpResult, toMcpTool } from './tool-results.js';
+
+export const SERVER_INFO = { name: 'tether', version: '0.1.0' };
+
+export type Era = 'legacy' | 'modern';
+
+export function createMcpServer(front: Front, era: Era): Server {
+  const server = new Server(SERVER_INFO, {
+    capabilities: {
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      prompts: { listChanged: true },
+      completions: {},
+      logging: {},
+    },
+    instructions:
+      'Tools of a running game editor (Unity or compatible), through Tether. Long tools (builds, tests) report progress; wait for them rather than calling again. tether_status shows whether the editor is connected.',
+  });
+  const subscriptions = new Set<string>();
+  const onResourceUpdated = (uri: string): void => {
+    if (subscriptions.has(uri)) server.sendResourceUpdated({ uri }).catch(() => undefined);
+  };
+  front.servers.add(server);
+  front.link.on('resourceUpdated', onResourceUpdated);
+  server.onclose = () => {
+    front.servers.delete(server);
+    front.link.off('resourceUpdated', onResourceUpdated);
+    for (const uri of subscriptions) void front.unsubscribe(uri);
+    subscriptions.clear();
+  };
+
+  server.setRequestHandler('tools/list', async () => {
+    await front.catalogReady();
+    return { tools: [...front.catalog.tools.map(toMcpTool), STATUS_TOOL] };
+  });
+
+  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
+    const { name, arguments: args = {} } = request.params;
+    if (name === STATUS_TOOL.name) return statusResult(front);
+    let tool = front.catalog.tool(name);
+    if (!tool) {
+      // The mirror may be stale (or empty on a first run): reach the editor and look again.
+      try {
+        await front.link.connection(front.waitMs, ctx.mcpReq.signal);
+        await front.catalog.settled();
+        if (!front.catalog.tool(name)) await front.catalog.refresh('tools');
+      } catch (error) {
+        return errorResult(error);
+      }
+      tool = front.catalog.tool(name);
+    }
+    if (!tool) return errorResult(unknownTool(name, [...front.catalog.tools.map((t) => t.name), STATUS_TOOL.name]));
+    try {
+      front.catalog.validate(tool, args);
+      const outcome = await front.call(tool, args, { signal: ctx.mcpReq.signal, listener: listenerFor(ctx, era) });
+      // A call that reloaded the editor (a compile) may have changed the tools: let the
+      // mirror catch up first, so a tools/list right after this answer is already current.
+      await front.catalog.settled();
+      return server.projectCallToolResult(toMcpResult(outcome.result), tool.outputSchema);
+    } catch (error) {
+      return errorResult(error);
+    }
+  });
+
+  server.setRequestHandler('resources/list', () => ({ resources: [...front.catalog.resources] }));
+  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [...front.catalog.resourceTemplates] }));
+  server.setRequestHandler('resources/read', (request, ctx) =>
+    forward(() => front.link.request(METHODS.resourcesRead, { uri: request.params.uri }, front.waitMs, ctx.mcpReq.signal), request.params.uri),
+  );
+  server.setRequestHandler('resources/subscribe', async (request) => {
+    const { uri } = request.params;
+    if (!subscriptions.has(uri)) {
+      subscriptions.add(uri);
+      await forward(() => front.subscribe(uri));
+    }
+    return {};
+  });
+  server.setRequestHandler('resources/unsubscribe', async (request) => {
+    if (subscriptions.delete(request.params.uri)) await front.unsubscribe(request.params.uri);
+    return {};
+  });
+  server.setRequestHandler('prompts/list', () => ({ prompts: [...front.catalog.prompts] }));
+  server.setRequestHandler('prompts/get', (request, ctx) =>
+    forward(() => front.link.request(METHODS.promptsGet, { name: request.params.name, arguments: request.params.arguments ?? {} }, front.waitMs, ctx.mcpReq.signal)),
+  );
+  server.setRequestHandler('completion/complete', (request, ctx) =>
+    forward(() => front.link.request(METHODS.complete, request.params, front.waitMs, ctx.mcpReq.signal)),
+  );
+  return server;
+}
+
+/** Routes the host's progress, logs and questions for one call to the MCP request. */
+function listenerFor(ctx: ServerContext, era: Era): CallListener {
+  const token = ctx.mcpReq._meta?.progressToken;
+  let last = 0;
+  return {
+    progress: (update: CallProgress) => {
+      if (token === undefined) return;
+      // MCP progress must increase: the host's own figure when it moves forward, else a tick.
+      const value = update.progress !== undefined && update.progress > last ? update.progress : last + 1;
+      last = value;
+      const total = update.total !== undefined && value <= update.total ? update.total : undefined;
+      void ctx.mcpReq
+        .notify({
+          method: 'notifications/progress',
+          params: { progressToken: token, progress: value, ...(total === undefined ? {} : { total }), message: progressMessage(update) },
+        })
+        .catch(() => undefined);
+    },
+    log: (message) => {
+      void ctx.mcpReq.log(message.level, message.data, message.logger).catch(() => undefined);
+    },
+    elicit: async ({ message, requestedSchema }) => {
+      if (era !== 'legacy') throw modernCannotAsk('a question');
+      return (await ctx.mcpReq.elicitInput({ message, requestedSchema: requestedSchema as never })) as ElicitResult;
+    },
+    sample: async (params) => {
+      if (era !== 'legacy') throw modernCannotAsk('a sampling request');
+      return ctx.mcpReq.requestSampling(params as never);
+    },
+  };
+}
+
+function progressMessage(update: CallProgress): string {
+  if (update.message && !update.heartbeat) return update.message;
+  const seconds = Math.round(update.elapsedMs / 1000);
+  const base = update.state === 'queued' ? `Queued behind other editor work (${seconds} s)` : `Still running (${seconds} s)`;
+  return update.message ? `${update.message} — ${base.toLowerCase()}` : base;
+}
+
+function modernCannotAsk(what: string): TetherError {
+  return new TetherError(
+    'CLIENT_REQUEST_FAILED',
+    `The MCP client connected with the 2026-07-28 protocol, which cannot receive ${what} in the middle of a tool call through Tether yet.`,
+  );
+}
+
+/** Host errors on non-tool requests become MCP protocol errors with the host's message. */
+async function forward<T>(request: () => Promise<T>, uri?: string): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    const failure = TetherError.from(error);
+    if (failure.code === 'NOT_FOUND' && uri) throw new ResourceNotFoundError(uri);
+    const code = failure.code === 'INVALID_PARAMS' ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError;
+    throw new ProtocolError(code, failure.message, { code: failure.code, ...failure.data });
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * `tether mcp` end to end: real SDK clients over stdio, real `tether mcp` processes, a real
+ * sandbox editor, side effects counted on disk.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { PNG } from 'pngjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeMcpSessions, connectMcp, textOf } from '../helpers/mcp-client.js';
+import { TETHER_BIN, cleanupProcesses, createWorkspace, startSandbox } from '../helpers/processes.js';
+
+afterEach(async () => {
+  await closeMcpSessions();
+  await cleanupProcesses();
+});
+
+function lines(path: string): unknown[] {
+  try {
+    return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown);
+  } catch {
+    return [];
+  }
+}
+
+function structured<T = Record<string, unknown>>(result: unknown): T {
+  return (result as { structuredContent: T }).structuredContent;
+}
+
+describe('tether mcp over stdio', () => {
+  it('lists only tether_status before the editor starts, then the editor tools with list_changed', async () => {
+    const workspace = createWorkspace();
+    let changed!: () => void;
+    const toolsChanged = new Promise<void>((resolve) => (changed = resolve));
+    const session = await connectMcp(workspace, { args: ['--wait-ms', '500'], onToolsChanged: () => changed() });
+    const before = await session.client.listTools();
+    expect(before.tools.map((t) => t.name)).toEqual(['tether_status']);
+
+    const early = await session.client.callTool({ name: 'get_hierarchy', arguments: {} });
+    expect(early.isError).toBe(true);
+    expect(textOf(early)).toMatch(/No editor is running.*(Start|start)/s);
+
+    await startSandbox(workspace);
+    await toolsChanged;
+    const after = await session.client.listTools();
+    const names = after.tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['get_hierarchy', 'build_player', 'screenshot', 'tether_status']));
+    const build = after.tools.find((t) => t.name === 'build_player')!;
+    expect(build.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: false });
+    expect(build.inputSchema).toMatchObject({ type: 'object', properties: { target: expect.any(Object) } });
+  });
+
+  it('answers tools/list from the cache at once while the editor is away', async () => {
+    const workspace = createWorkspace();
+    const { sandbox } = await startSandbox(workspace);
+    const first = await connectMcp(workspace);
+    expect((await first.client.listTools()).tools.length).toBeGreaterThan(10);
+    await first.close();
+    await sandbox.stop();
+
+    const second = await connectMcp(workspace);
+    const started = Date.now();
+    const { tools } = await second.client.listTools();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(tools.map((t) => t.name)).toContain('build_player');
+  });
+
+  it('calls every sandbox tool and gets the right content back', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace);
+    let changed!: () => void;
+    const toolsChanged = new Promise<void>((resolve) => (changed = resolve));
+    const { client } = await connectMcp(workspace, { onToolsChanged: () => changed() });
+    const { tools } = await client.listTools();
+    const called = new Set<string>();
+    const call = async (name: string, args: Record<string, unknown> = {}, options: Parameters<typeof client.callTool>[1] = {}) => {
+      called.add(name);
+      const result = await client.callTool({ name, arguments: args }, options);
+      expect(result.isError, `${name}: ${textOf(result)}`).toBeFalsy();
+      return result;
+    };
+
+    expect(structured<{ scene: string }>(await call('get_hierarchy', { depth: 2 })).scene).toBe('SampleScene');
+    expect(structured<{ created: { path: string } }>(await call('create_gameobject', { name: 'Tower', primitive: 'Cube', position: [1, 0, 1] })).created.path).toBe('/Tower');
+    expect(structured<{ count: number }>(await call('find_gameobjects', { name: 'tower' })).count).toBe(1);
+    expect(structured<{ modified: { position: number[] } }>(await call('modify_gameobject', { path: '/Tower', position: [3, 0, 3] })).modified.position).toEqual([3, 0, 3]);
+    const shot = await call('screenshot', { width: 64, height: 48 });
+    const image = (shot.content as Array<{ type: string; data?: string; mimeType?: string }>)[0]!;
+    expect(image).toMatchObject({ type: 'image', mimeType: 'image/png' });
+    const png = PNG.sync.read(Buffer.from(image.data!, 'base64'));
+    expect([png.width, png.height]).toEqual([64, 48]);
+    expect(structured<{ objectsRemoved: number }>(await call('delete_gameobject', { path: '/Tower' })).objectsRemoved).toBe(1);
+    expect(structured<{ count: number }>(await call('read_console', { types: ['log'] })).count).toBeGreaterThan(0);
+    expect(structured<{ cleared: number }>(await call('clear_console')).cleared).toBeGreaterThan(0);
+    expect(structured<{ items: unknown[] }>(await call('list_menu_items')).items.length).toBeGreaterThan(3);
+    expect(structured<{ result: { saved: string } }>(await call('execute_menu_item', { menuPath: 'File/Save' })).result.saved).toBe('SampleScene');
+
+    let progress = 0;
+    const tests = structured<{ total: number; passed: number }>(await call('run_tests', {}, { onprogress: () => progress++ }));
+    expect(tests).toMatchObject({ total: 6, passed: 6 });
+    expect(progress).toBeGreaterThanOrEqual(6);
+
+    const built = structured<{ status: string }>(await call('build_player', { target: 'WebGL' }, { onprogress: () => undefined }));
+    expect(built.status).toBe('succeeded');
+    expect(lines(join(workspace.project, 'Library', 'Builds', 'build-log.jsonl'))).toHaveLength(1);
+
+    // Entering play mode reloads the domain; the result arrives after the reload.
+    expect(structured<{ playing: boolean }>(await call('play_mode', { action: 'enter' })).playing).toBe(true);
+    expect(structured<{ playing: boolean }>(await call('play_mode', { action: 'exit' })).playing).toBe(false);
+
+    // A compile reloads the domain and adds the project's custom tool, with list_changed.
+    const compiled = structured<{ customTools: string[] }>(await call('compile_scripts'));
+    expect(compiled.customTools).toEqual(['spawn_wave']);
+    await toolsChanged;
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('spawn_wave');
+    expect(textOf(await call('spawn_wave', { count: 3 }))).toBe('Spawning a wave of 3 enemies.');
+
+    const status = structured<{ link: string; host: { kind: string } }>(await call('tether_status'));
+    expect(status).toMatchObject({ link: 'authenticated', host: { kind: 'sandbox' } });
+
+    const everyTool = new Set([...tools.map((t) => t.name), 'spawn_wave']);
+    expect([...everyTool].filter((name) => !called.has(name))).toEqual([]);
+  });
+
+  it('rejects bad input before it reaches the editor, and keeps serving', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace);
+    const { client } = await connectMcp(workspace);
+    const invalid = await client.callTool({ name: 'create_gameobject', arguments: { name: 42 } });
+    expect(invalid.isError).toBe(true);
+    expect(textOf(invalid)).toContain('"name"');
+    const unknown = await client.callTool({ name: 'get_hierarchie', arguments: {} });
+    expect(textOf(unknown)).toContain('get_hierarchy');
+    const outside = await client.callTool({ name: 'delete_gameobject', arguments: { path: '/Nope' } });
+    expect(outside.isError).toBe(true);
+    expect(lines(join(workspace.project, 'Library', 'Tether', 'executions.jsonl')).map((l) => (l as { tool: string }).tool)).toEqual(['delete_gameobject']);
+    expect((await client.callTool({ name: 'get_hierarchy', arguments: {} })).isError).toBeFalsy();
+  });
+
+  it('reconnects within 100 ms of a restarted editor writing its record', async () => {
+    const workspace = createWorkspace();
+    const { sandbox } = await startSandbox(workspace);
+    const session = await connectMcp(workspace);
+    expect((await session.client.callTool({ name: 'get_hierarchy', arguments: {} })).isError).toBeFalsy();
+    await sandbox.kill();
+
+    const { ready } = await startSandbox(workspace);
+    const recordWritten = statSync(join(workspace.home, 'hosts', `${ready.instanceId}.json`)).mtimeMs;
+    const reconnected = await waitForLog(session.stderr, (entry) => entry.state === 'authenticated' && entry.time > recordWritten);
+    console.info(`reconnected ${reconnected.time - recordWritten} ms after the record was written`);
+    expect(reconnected.time - recordWritten).toBeLessThan(100);
+    expect((await session.client.callTool({ name: 'get_hierarchy', arguments: {} })).isError).toBeFalsy();
+  });
+
+  it('serves three concurrent clients on one editor, each with its own results', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace);
+    const sessions = await Promise.all([0, 1, 2].map(() => connectMcp(workspace)));
+    const results = await Promise.all(
+      sessions.map(async ({ client }, i) => {
+        const created = await client.callTool({ name: 'create_gameobject', arguments: { name: `Agent${i}` } });
+        const found = await client.callTool({ name: 'find_gameobjects', arguments: { name: `Agent${i}` } });
+        return { created: structured<{ created: { name: string } }>(created).created.name, found: structured<{ count: number }>(found).count };
+      }),
+    );
+    expect(results).toEqual([
+      { created: 'Agent0', found: 1 },
+      { created: 'Agent1', found: 1 },
+      { created: 'Agent2', found: 1 },
+    ]);
+    expect(lines(join(workspace.project, 'Library', 'Tether', 'executions.jsonl')).filter((l) => (l as { tool: string }).tool === 'create_gameobject')).toHaveLength(3);
+  });
+
+  it('exits when stdin closes, leaving no process behind', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace);
+    const child = spawn(process.execPath, [TETHER_BIN, 'mcp', '--project', workspace.project], { env: workspace.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const stdout: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+    await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+    const started = Date.now();
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    // stdout carried protocol only: every line is a JSON-RPC message.
+    for (const line of Buffer.concat(stdout).toString().split('\n').filter(Boolean)) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
+    expect(() => process.kill(child.pid!, 0)).toThrow();
+  });
+});
+
+async function waitForLog(stderr: () => string, match: (entry: { state?: string; time: number }) => boolean, timeoutMs = 10_000): Promise<{ time: number }> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const line of stderr().split('\n')) {
+      if (!line.startsWith('{')) continue;
+      const entry = JSON.parse(line) as { state?: string; time: number };
+      if (match(entry)) return entry;
+    }
+    if (Date.now() > deadline) throw new Error(`no matching log line; stderr:\n${stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
