@@ -29,6 +29,8 @@ export interface JournalEntry {
   startedAt?: number;
   finishedAt?: number;
   deadlineMs?: number;
+  /** Set when this callId shares the execution of an identical call already in flight. */
+  aliasOf?: string;
   result?: ToolResult;
   error?: JournalError;
 }

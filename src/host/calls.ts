@@ -1,8 +1,11 @@
 /**
  * Calls: the at-most-once engine of a host. Each callId is journaled before it is queued
  * and before it runs; a repeat of a known callId attaches to the live call or gets the
- * stored outcome; calls can be queried and cancelled by callId; while a call is queued or
- * running, every attached connection hears progress at least every heartbeat interval.
+ * stored outcome; an identical call (same tool, same canonical arguments) arriving while one
+ * is in flight shares that one execution when the tool's duplicate policy says "attach".
+ * Calls can be queried and cancelled by callId; a shared call is cancelled only when every
+ * requester has cancelled. While a call is queued or running, every attached connection
+ * hears progress at least every heartbeat interval.
  */
 import {
   TetherError,
@@ -14,9 +17,9 @@ import {
   type LogLevel,
   type ToolResult,
 } from '../protocol/index.js';
-import { CallJournal, hashArguments, isFinal, type JournalEntry } from './call-journal.js';
+import { CallJournal, hashArguments, isFinal, type JournalEntry, type JournalError } from './call-journal.js';
 import { MainThreadExecutor } from './executor.js';
-import { toToolResult, unknownTool, type RegisteredTool, type ToolContext } from './tools.js';
+import { duplicatePolicyOf, toToolResult, unknownTool, type RegisteredTool, type ToolContext } from './tools.js';
 
 /** A connection's view of the calls it started or attached to. */
 export interface CallObserver {
@@ -37,9 +40,25 @@ export interface CallManagerOptions {
   defaultDeadlineMs: number;
 }
 
-interface LiveCall {
+/** One callId that wants the outcome of a live execution. */
+interface Requester {
   entry: JournalEntry;
-  observers: Set<CallObserver>;
+  /** Set when this requester cancelled while others still wanted the call. */
+  withdrawn?: TetherError;
+  onWithdraw: Set<(error: TetherError) => void>;
+}
+
+/** Who hears about the call: each connection, under each callId it attached by. */
+interface Listener {
+  observer: CallObserver;
+  callId: string;
+}
+
+interface LiveCall {
+  /** The entry of the callId that actually executes. */
+  entry: JournalEntry;
+  requesters: Map<string, Requester>;
+  listeners: Listener[];
   settled: Promise<void>;
   settle(): void;
   controller?: AbortController;
@@ -48,7 +67,10 @@ interface LiveCall {
 }
 
 export class CallManager {
+  /** Live calls by every callId that requests them (the executing one and its aliases). */
   private readonly live = new Map<string, LiveCall>();
+  /** Live calls by tool and canonical arguments, to recognise an identical call. */
+  private readonly inFlight = new Map<string, LiveCall>();
   private readonly executor = new MainThreadExecutor<LiveCall>((call) => this.execute(call));
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private readonly journal: CallJournal;
@@ -60,7 +82,12 @@ export class CallManager {
   /** Loads the journal a previous life left and queues again the calls that never started. */
   restore(): void {
     const { requeue } = this.journal.load();
-    for (const entry of requeue) this.enqueue(entry);
+    for (const entry of requeue.filter((e) => !e.aliasOf)) this.enqueue(entry);
+    for (const alias of requeue.filter((e) => e.aliasOf)) {
+      const call = this.live.get(alias.aliasOf as string);
+      if (call) this.addRequester(call, alias);
+      else this.copyOutcome(alias, this.journal.get(alias.aliasOf as string));
+    }
   }
 
   /**
@@ -70,16 +97,17 @@ export class CallManager {
    */
   async start(params: CallStartParams, observer: CallObserver, signal?: AbortSignal): Promise<CallStartResult> {
     const args = params.arguments ?? {};
+    const argsHash = hashArguments(params.tool, args);
     const known = this.journal.get(params.callId);
     if (known) {
-      if (known.tool !== params.tool || known.argsHash !== hashArguments(params.tool, args)) {
+      if (known.tool !== params.tool || known.argsHash !== argsHash) {
         throw new TetherError(
           'CALL_ID_CONFLICT',
           `callId "${params.callId}" was already used for a different call (tool "${known.tool}"). Use a fresh callId for a new call.`,
           { callId: params.callId, tool: known.tool },
         );
       }
-      return this.await(known, observer, true, signal);
+      return this.await(params.callId, observer, signal);
     }
     if (params.attachOnly) {
       throw new TetherError(
@@ -96,16 +124,34 @@ export class CallManager {
       callId: params.callId,
       tool: params.tool,
       arguments: validated,
-      argsHash: hashArguments(params.tool, args),
+      argsHash,
       lane: observer.id,
       state: 'queued',
       queuedAt: Date.now(),
       ...(deadlineMs === undefined ? {} : { deadlineMs }),
     };
+    const twin = this.inFlight.get(argsHash);
+    const policy = duplicatePolicyOf(tool.descriptor);
+    if (twin && policy === 'reject') {
+      throw new TetherError(
+        'DUPLICATE_CALL',
+        `An identical "${params.tool}" call is already ${twin.entry.state} (callId "${twin.entry.callId}"). Wait for it (calls/start with that callId attaches) instead of starting another.`,
+        { callId: params.callId, inFlight: twin.entry.callId },
+      );
+    }
+    if (twin && policy === 'attach') {
+      // The incident-1 shape: a re-sent build must not queue a second build behind the first.
+      entry.aliasOf = twin.entry.callId;
+      entry.state = twin.entry.state;
+      if (twin.entry.startedAt !== undefined) entry.startedAt = twin.entry.startedAt;
+      this.journal.save(entry);
+      this.addRequester(twin, entry);
+      return this.await(params.callId, observer, signal);
+    }
     this.journal.save(entry);
     // Attached before it is queued, so the starter hears even the first "running" progress.
-    this.enqueue(entry, observer);
-    return this.await(entry, observer, false, signal);
+    this.enqueue(entry, { observer, callId: entry.callId });
+    return this.await(params.callId, observer, signal);
   }
 
   status(callId: string): CallStatus {
@@ -124,15 +170,34 @@ export class CallManager {
       ...(entry.finishedAt === undefined ? {} : { finishedAt: entry.finishedAt }),
       ...(entry.result ? { result: entry.result } : {}),
       ...(entry.error ? { error: entry.error } : {}),
+      ...(entry.aliasOf ? { attachedTo: entry.aliasOf } : {}),
     };
   }
 
-  /** Queued: removed, never runs. Running: its signal fires and the tool decides. Final: unchanged. */
+  /**
+   * Cancels for this requester. While other requesters still want a shared call, only this
+   * one withdraws (its request ends as cancelled; the call goes on). Otherwise: queued, the
+   * call is removed and never runs; running, its signal fires and the tool decides.
+   */
   cancel(callId: string, reason = 'Cancelled by the client.'): CallStatus {
     const call = this.live.get(callId);
-    if (call?.entry.state === 'queued' && this.executor.remove(call)) {
+    const requester = call?.requesters.get(callId);
+    if (!call || !requester) return this.status(callId);
+    const started = call.entry.state === 'running';
+    const others = [...call.requesters.entries()].filter(([id, r]) => id !== callId && !r.withdrawn).length;
+    if (others > 0) {
+      const error = new TetherError('CANCELLED', `Call "${callId}" was cancelled for this requester: ${reason} The shared execution continues for ${others} other requester(s).`, {
+        callId,
+        started,
+        shared: true,
+      });
+      requester.withdrawn = error;
+      for (const notify of requester.onWithdraw) notify(error);
+      return this.status(callId);
+    }
+    if (call.entry.state === 'queued' && this.executor.remove(call)) {
       this.finish(call, undefined, new TetherError('CANCELLED', `Call "${callId}" was cancelled before it started: ${reason}`, { callId, started: false }));
-    } else if (call?.entry.state === 'running') {
+    } else if (started) {
       call.controller?.abort(new TetherError('CANCELLED', `Call "${callId}" was cancelled while running: ${reason}`, { callId, started: true }));
     }
     return this.status(callId);
@@ -140,11 +205,11 @@ export class CallManager {
 
   /** The connection is gone: it stops hearing about calls, which carry on for whoever re-attaches. */
   detach(observer: CallObserver): void {
-    for (const call of this.live.values()) call.observers.delete(observer);
+    for (const call of new Set(this.live.values())) call.listeners = call.listeners.filter((l) => l.observer !== observer);
   }
 
   get activeCount(): number {
-    return this.live.size;
+    return this.inFlight.size;
   }
 
   /** Stops the heartbeat timer; live calls stay journaled as they are. */
@@ -154,26 +219,58 @@ export class CallManager {
     this.heartbeatTimer = undefined;
   }
 
-  private enqueue(entry: JournalEntry, observer?: CallObserver): void {
+  private enqueue(entry: JournalEntry, listener?: Listener): void {
     let settle!: () => void;
     const settled = new Promise<void>((resolve) => (settle = resolve));
-    const call: LiveCall = { entry, observers: new Set(observer ? [observer] : []), settled, settle, lastSentAt: Date.now(), lastProgress: {} };
-    this.live.set(entry.callId, call);
+    const call: LiveCall = {
+      entry,
+      requesters: new Map(),
+      listeners: listener ? [listener] : [],
+      settled,
+      settle,
+      lastSentAt: Date.now(),
+      lastProgress: {},
+    };
+    this.addRequester(call, entry);
+    this.inFlight.set(entry.argsHash, call);
     this.executor.enqueue(entry.lane, call);
     this.ensureHeartbeat();
   }
 
-  private async await(entry: JournalEntry, observer: CallObserver, replay: boolean, signal?: AbortSignal): Promise<CallStartResult> {
-    const call = this.live.get(entry.callId);
-    if (call && !isFinal(entry)) {
-      call.observers.add(observer);
-      const abandoned = new Promise<'abandoned'>((resolve) => signal?.addEventListener('abort', () => resolve('abandoned'), { once: true }));
-      const how = await Promise.race([call.settled, abandoned]);
-      call.observers.delete(observer);
-      if (how === 'abandoned') throw TetherError.from(signal?.reason, 'CANCELLED');
-      replay = false;
+  private addRequester(call: LiveCall, entry: JournalEntry): void {
+    call.requesters.set(entry.callId, { entry, onWithdraw: new Set() });
+    this.live.set(entry.callId, call);
+  }
+
+  /** Waits for the outcome under `callId`: the call settling, this requester withdrawing, or the request being abandoned. */
+  private async await(callId: string, observer: CallObserver, signal?: AbortSignal): Promise<CallStartResult> {
+    const call = this.live.get(callId);
+    const requester = call?.requesters.get(callId);
+    if (!call || !requester) return outcomeOf(this.journal.get(callId) as JournalEntry, true);
+    requester.withdrawn = undefined; // asking again is wanting it again
+    const listener: Listener = { observer, callId };
+    if (!call.listeners.some((l) => l.observer === observer && l.callId === callId)) call.listeners.push(listener);
+    let onWithdraw: ((error: TetherError) => void) | undefined;
+    let onAbort: (() => void) | undefined;
+    try {
+      const how = await Promise.race([
+        call.settled.then(() => undefined),
+        new Promise<TetherError>((resolve) => {
+          onWithdraw = resolve;
+          requester.onWithdraw.add(resolve);
+        }),
+        new Promise<TetherError>((resolve) => {
+          onAbort = () => resolve(TetherError.from(signal?.reason, 'CANCELLED'));
+          signal?.addEventListener('abort', onAbort, { once: true });
+        }),
+      ]);
+      if (how) throw how;
+    } finally {
+      if (onWithdraw) requester.onWithdraw.delete(onWithdraw);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+      call.listeners = call.listeners.filter((l) => l !== listener);
     }
-    return outcomeOf(this.journal.get(entry.callId) ?? entry, replay);
+    return outcomeOf(this.journal.get(callId) as JournalEntry, false);
   }
 
   private async execute(call: LiveCall): Promise<void> {
@@ -185,9 +282,13 @@ export class CallManager {
     }
     const controller = new AbortController();
     call.controller = controller;
-    entry.state = 'running';
-    entry.startedAt = Date.now();
-    this.journal.save(entry); // written before the tool runs: a crash from here on is "interrupted"
+    const now = Date.now();
+    // Written before the tool runs: a crash from here on is "interrupted", for every requester.
+    for (const requester of call.requesters.values()) {
+      requester.entry.state = 'running';
+      requester.entry.startedAt = now;
+      this.journal.save(requester.entry);
+    }
     this.sendProgress(call, false);
 
     const deadlineMs = entry.deadlineMs ?? this.options.defaultDeadlineMs;
@@ -214,9 +315,8 @@ export class CallManager {
 
   private contextFor(call: LiveCall, signal: AbortSignal): ToolContext {
     const { callId } = call.entry;
-    const asker = <K extends 'elicit' | 'sample'>(kind: K): CallObserver => {
-      const candidates = [...call.observers].filter((o) => o[kind] !== undefined);
-      const chosen = candidates.at(-1);
+    const asker = <K extends 'elicit' | 'sample'>(kind: K): Listener => {
+      const chosen = call.listeners.filter((l) => l.observer[kind] !== undefined).at(-1);
       if (!chosen) {
         throw new TetherError('NO_CLIENT', `No connected client can answer a ${kind === 'elicit' ? 'question (elicitation)' : 'sampling request'} for call "${callId}".`, {
           callId,
@@ -232,10 +332,16 @@ export class CallManager {
         this.sendProgress(call, false);
       },
       log: (level, data, logger) => {
-        for (const observer of call.observers) observer.log(callId, level, data, logger);
+        for (const l of call.listeners) l.observer.log(l.callId, level, data, logger);
       },
-      elicit: async (message, requestedSchema) => asker('elicit').elicit!(callId, message, requestedSchema, signal),
-      sample: async (params) => asker('sample').sample!(callId, params, signal),
+      elicit: async (message, requestedSchema) => {
+        const l = asker('elicit');
+        return l.observer.elicit!(l.callId, message, requestedSchema, signal);
+      },
+      sample: async (params) => {
+        const l = asker('sample');
+        return l.observer.sample!(l.callId, params, signal);
+      },
     };
   }
 
@@ -245,33 +351,52 @@ export class CallManager {
     entry.finishedAt = Date.now();
     if (error) {
       entry.state = stateFor(error);
-      entry.error = { code: error.code, message: error.message, data: { ...error.data, callId: entry.callId } };
+      entry.error = wireError(error, entry.callId);
     } else {
       entry.state = 'completed';
       entry.result = result ?? { content: [] };
     }
     this.journal.save(entry);
-    this.live.delete(entry.callId);
+    for (const [callId, requester] of call.requesters) {
+      this.live.delete(callId);
+      if (requester.entry === entry) continue;
+      if (requester.withdrawn) this.finalize(requester.entry, 'cancelled', undefined, wireError(requester.withdrawn));
+      else this.copyOutcome(requester.entry, entry);
+    }
+    if (this.inFlight.get(entry.argsHash) === call) this.inFlight.delete(entry.argsHash);
     call.settle();
-    if (this.live.size === 0 && this.heartbeatTimer) {
+    if (this.inFlight.size === 0 && this.heartbeatTimer) {
       clearInterval(this.heartbeatTimer);
       this.heartbeatTimer = undefined;
     }
     this.journal.prune();
   }
 
+  /** An alias ends as the execution it shared ended. */
+  private copyOutcome(alias: JournalEntry, source: JournalEntry | undefined): void {
+    if (source && isFinal(source)) this.finalize(alias, source.state, source.result, source.error);
+    else this.finalize(alias, 'interrupted', undefined, wireError(new TetherError('OUTCOME_UNKNOWN', `The call "${alias.callId}" shared an execution whose outcome is unknown.`)));
+  }
+
+  private finalize(target: JournalEntry, state: JournalEntry['state'], result: ToolResult | undefined, error: JournalError | undefined): void {
+    target.state = state;
+    target.finishedAt = Date.now();
+    if (result) target.result = result;
+    if (error) target.error = { ...error, data: { ...error.data, callId: target.callId } };
+    this.journal.save(target);
+  }
+
   private sendProgress(call: LiveCall, heartbeat: boolean): void {
     const { entry } = call;
     if (entry.state !== 'queued' && entry.state !== 'running') return;
     call.lastSentAt = Date.now();
-    const update: CallProgress = {
-      callId: entry.callId,
+    const base = {
       state: entry.state,
       heartbeat,
       elapsedMs: call.lastSentAt - (entry.startedAt ?? entry.queuedAt),
       ...call.lastProgress,
     };
-    for (const observer of call.observers) observer.progress(update);
+    for (const l of call.listeners) l.observer.progress({ callId: l.callId, ...base });
   }
 
   /** One ticker for all live calls; a call hears a heartbeat when nothing was sent for it lately. */
@@ -280,12 +405,16 @@ export class CallManager {
     const tick = Math.max(20, Math.floor(this.options.heartbeatMs / 5));
     this.heartbeatTimer = setInterval(() => {
       const now = Date.now();
-      for (const call of this.live.values()) {
+      for (const call of this.inFlight.values()) {
         if (now - call.lastSentAt + tick >= this.options.heartbeatMs) this.sendProgress(call, true);
       }
     }, tick);
     this.heartbeatTimer.unref();
   }
+}
+
+function wireError(error: TetherError, callId?: string): JournalError {
+  return { code: error.code, message: error.message, data: { ...error.data, ...(callId ? { callId } : {}) } };
 }
 
 function stateFor(error: TetherError): JournalEntry['state'] {
@@ -302,7 +431,14 @@ function toolFailure(tool: string, error: unknown): TetherError {
 /** The answer to calls/start for a finished call: its result, or its error rebuilt. */
 function outcomeOf(entry: JournalEntry, replayed: boolean): CallStartResult {
   if (entry.state === 'completed' && entry.result) {
-    return { callId: entry.callId, result: entry.result, replayed, startedAt: entry.startedAt ?? entry.queuedAt, finishedAt: entry.finishedAt ?? Date.now() };
+    return {
+      callId: entry.callId,
+      result: entry.result,
+      replayed,
+      ...(entry.aliasOf ? { attachedTo: entry.aliasOf } : {}),
+      startedAt: entry.startedAt ?? entry.queuedAt,
+      finishedAt: entry.finishedAt ?? Date.now(),
+    };
   }
   const error = entry.error ?? { code: 'INTERNAL_ERROR', message: `Call "${entry.callId}" ended without a result.` };
   throw new TetherError(error.code as TetherError['code'], error.message, { ...error.data, callId: entry.callId, state: entry.state, replayed });

@@ -36,7 +36,7 @@ export const ERROR_CODES = {
   TOOL_FAILED: -32016,
   OUTCOME_UNKNOWN: -32017,
   PATH_OUTSIDE_PROJECT: -32018,
-  HOST_BUSY: -32019,
+  DUPLICATE_CALL: -32019,
 
   // Resources, prompts, client requests (-32030 .. -32039).
   NOT_FOUND: -32030,

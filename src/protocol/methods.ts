@@ -151,6 +151,8 @@ export const CallStartResult = z.object({
   result: ToolResult,
   /** True when this answer came from the journal rather than from a run this request started. */
   replayed: z.boolean(),
+  /** Set when an identical call was already in flight and this one shared its single execution. */
+  attachedTo: CallId.optional(),
   startedAt: z.number(),
   finishedAt: z.number(),
 });
@@ -169,6 +171,7 @@ export const CallStatus = z.object({
   finishedAt: z.number().optional(),
   result: ToolResult.optional(),
   error: z.object({ code: z.string(), message: z.string(), data: json.optional() }).optional(),
+  attachedTo: CallId.optional(),
 });
 export type CallStatus = z.infer<typeof CallStatus>;
 

@@ -1,0 +1,111 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Host } from '../../src/host/index.js';
+import { connectToHost } from '../../src/link/host-client.js';
+import { METHODS, type CallStartResult, type TetherError } from '../../src/protocol/index.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A host with one gated tool per duplicate policy; `release()` lets the running call finish. */
+async function gatedHost(policy: 'attach' | 'reject' | 'allow') {
+  const home = mkdtempSync(join(tmpdir(), 'tether-dup-'));
+  const host = new Host({ kind: 'test', name: 'T', version: '1', projectPath: home, recordsDir: join(home, 'hosts') });
+  let runs = 0;
+  const gates: Array<() => void> = [];
+  host.tool({
+    name: 'build',
+    description: 'gated',
+    input: z.object({ target: z.string() }),
+    execution: { duplicates: policy },
+    handler: ({ target }, ctx) =>
+      new Promise((resolve, reject) => {
+        const run = ++runs;
+        gates.push(() => resolve(`${target} build #${run}`));
+        ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason));
+      }),
+  });
+  await host.start();
+  cleanups.push(() => host.close());
+  const a = await connectToHost({ port: host.port!, token: host.token });
+  const b = await connectToHost({ port: host.port!, token: host.token });
+  cleanups.push(() => a.rpc.close(), () => b.rpc.close());
+  return { host, a: a.rpc, b: b.rpc, runs: () => runs, release: () => gates.shift()?.() };
+}
+
+const start = (rpc: Awaited<ReturnType<typeof gatedHost>>['a'], callId: string, target = 'linux') =>
+  rpc.request<CallStartResult>(METHODS.callStart, { callId, tool: 'build', arguments: { target } });
+
+describe('identical calls in flight', () => {
+  it('attach: a second identical call from another connection shares the one execution', async () => {
+    const h = await gatedHost('attach');
+    const first = start(h.a, 'one');
+    await expect.poll(h.runs).toBe(1);
+    const second = start(h.b, 'two');
+    await expect.poll(async () => (await h.b.request<{ attachedTo?: string }>(METHODS.callStatus, { callId: 'two' })).attachedTo).toBe('one');
+    h.release();
+    const [r1, r2] = await Promise.all([first, second]);
+    expect(h.runs()).toBe(1);
+    expect(r2.result).toEqual(r1.result);
+    expect(r2).toMatchObject({ callId: 'two', attachedTo: 'one' });
+    // Other arguments are another operation.
+    const other = start(h.a, 'three', 'windows');
+    await expect.poll(h.runs).toBe(2);
+    h.release();
+    await other;
+  });
+
+  it('allow: identical calls run separately', async () => {
+    const h = await gatedHost('allow');
+    const calls = [start(h.a, 'x'), start(h.b, 'y')];
+    await expect.poll(h.runs).toBe(1);
+    h.release();
+    await expect.poll(h.runs).toBe(2);
+    h.release();
+    await Promise.all(calls);
+  });
+
+  it('reject: an identical call is refused with DUPLICATE_CALL naming the one in flight', async () => {
+    const h = await gatedHost('reject');
+    const first = start(h.a, 'x');
+    await expect.poll(h.runs).toBe(1);
+    await expect(start(h.b, 'y')).rejects.toMatchObject({ code: 'DUPLICATE_CALL', data: { inFlight: 'x' } });
+    h.release();
+    await first;
+  });
+
+  it('cancels a shared call only when every requester has cancelled', async () => {
+    const h = await gatedHost('attach');
+    const first = start(h.a, 'one').catch((e: TetherError) => e);
+    await expect.poll(h.runs).toBe(1);
+    const second = start(h.b, 'two').catch((e: TetherError) => e);
+    await expect.poll(async () => (await h.b.request<{ attachedTo?: string }>(METHODS.callStatus, { callId: 'two' })).attachedTo).toBe('one');
+
+    await h.a.request(METHODS.callCancel, { callId: 'one' });
+    expect(await first).toMatchObject({ code: 'CANCELLED', data: { shared: true } });
+    expect(await h.b.request(METHODS.callStatus, { callId: 'two' })).toMatchObject({ state: 'running' });
+
+    await h.b.request(METHODS.callCancel, { callId: 'two' });
+    expect(await second).toMatchObject({ code: 'CANCELLED' });
+    expect(await h.a.request(METHODS.callStatus, { callId: 'one' })).toMatchObject({ state: 'cancelled' });
+    expect(h.runs()).toBe(1);
+  });
+
+  it('a withdrawn requester that keeps waiting elsewhere still gets the result', async () => {
+    const h = await gatedHost('attach');
+    const first = start(h.a, 'one');
+    await expect.poll(h.runs).toBe(1);
+    const second = start(h.b, 'two').catch((e: TetherError) => e);
+    await expect.poll(async () => (await h.b.request<{ attachedTo?: string }>(METHODS.callStatus, { callId: 'two' })).attachedTo).toBe('one');
+    await h.b.request(METHODS.callCancel, { callId: 'two' });
+    expect(await second).toMatchObject({ code: 'CANCELLED', data: { shared: true } });
+    h.release();
+    expect((await first).result.content).toEqual([{ type: 'text', text: 'linux build #1' }]);
+    expect(await h.b.request(METHODS.callStatus, { callId: 'two' })).toMatchObject({ state: 'cancelled' });
+  });
+});
