@@ -33,7 +33,15 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
       } catch (error) {
         const failure = TetherError.from(error);
         if (options.signal?.aborted) throw cancelled(callId, options.signal.reason);
-        if (failure.code === 'CONNECTION_CLOSED' || failure.code === 'EVICTED') continue; // re-attach once the link is back
+        // Displaced by another client: say so at once, typed; reconnecting would displace it in turn.
+        if (link.lastFailure?.code === 'EVICTED') {
+          const evicted = link.lastFailure;
+          throw new TetherError('EVICTED', `${evicted.message} This call ("${params.tool}") was already with the editor, which may still finish it: check its state before calling again.`, {
+            ...evicted.data,
+            callId,
+          });
+        }
+        if (failure.code === 'CONNECTION_CLOSED') continue; // re-attach once the link is back
         if (failure.code === 'UNKNOWN_CALL' && attachOnly) throw outcomeUnknown(params);
         throw failure;
       }

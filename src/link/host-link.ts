@@ -72,6 +72,8 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
   private pingTimer: NodeJS.Timeout | undefined;
   private lastError: TetherError | undefined;
   private lastBye: Bye | undefined;
+  /** Set when another client displaced this one: no automatic reconnection to that host. */
+  private evictedFrom: string | undefined;
   private readonly callListeners = new Map<string, CallListener>();
   private readonly waiters = new Set<() => void>();
   readonly recordsDir: string;
@@ -131,6 +133,7 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
     for (;;) {
       if (this.currentState === 'closed') throw new TetherError('CONNECTION_CLOSED', 'The link to the editor was closed.');
       if (this.currentState === 'authenticated' && this.rpc?.isOpen) return this.rpc;
+      if (this.evictedFrom && this.lastError) throw this.lastError;
       signal?.throwIfAborted();
       const left = deadline - Date.now();
       if (left <= 0) throw this.unavailable(waitMs);
@@ -242,7 +245,12 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
     this.backoff.disconnected();
     const bye = this.lastBye;
     this.lastError = bye && bye.reason !== 'reload' ? new TetherError(bye.reason === 'evicted' ? 'EVICTED' : 'CONNECTION_CLOSED', bye.message, { ...bye }) : error;
-    if (bye?.reason === 'reload') {
+    if (bye?.reason === 'evicted') {
+      // Reconnecting would displace the client that displaced us, and so on forever: stay
+      // away from this host instance and say why on every request.
+      this.evictedFrom = this.currentRecord?.instanceId ?? 'unknown';
+      this.transition('lost', this.lastError);
+    } else if (bye?.reason === 'reload') {
       this.transition('reloading', this.lastError);
       // The host said when to expect it; its record changing usually brings us back sooner.
       this.scheduleRetry(Math.max(50, bye.expectedBackMs ?? 1_000));
@@ -253,7 +261,21 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
   }
 
   private onRecordsChanged(): void {
+    if (this.evictedFrom) {
+      // A new instance (the editor restarted) is fair game again.
+      const next = this.peekSelection();
+      if (!next || next.instanceId === this.evictedFrom) return;
+      this.evictedFrom = undefined;
+    }
     if (this.currentState === 'lost' || this.currentState === 'reloading') void this.attempt();
+  }
+
+  private peekSelection(): HostRecord | undefined {
+    try {
+      return selectHost(listHostRecords(this.recordsDir), this.options);
+    } catch {
+      return undefined;
+    }
   }
 
   private scheduleRetry(delayMs: number): void {

@@ -8,11 +8,12 @@ import { join } from 'node:path';
 import { resolve } from 'node:path';
 import type { Server } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
-import type { HostStateNotice, ToolDescriptor } from '../protocol/index.js';
+import { METHODS, type HostStateNotice, type ToolDescriptor } from '../protocol/index.js';
 import { tetherHome } from '../discovery/tether-home.js';
 import { runHostCall } from '../link/host-call.js';
 import { HostLink, type CallListener, type HostLinkOptions } from '../link/host-link.js';
 import { HostCatalog } from './host-catalog.js';
+import { callIdForKey, type CallRequestOptions } from './request-meta.js';
 import { isRerunnable } from './tool-results.js';
 
 export interface FrontOptions {
@@ -20,6 +21,8 @@ export interface FrontOptions {
   cwd?: string;
   /** How long a request waits for the editor when it is starting or reloading. */
   waitMs?: number;
+  /** Longest silence towards a client waiting on a call (with a progressToken). */
+  keepaliveMs?: number;
   home?: string;
   link?: Omit<HostLinkOptions, 'project' | 'cwd' | 'recordsDir'>;
   logger?: Logger;
@@ -37,6 +40,7 @@ export class Front {
   readonly link: HostLink;
   readonly catalog: HostCatalog;
   readonly waitMs: number;
+  readonly keepaliveMs: number;
   readonly pending = new Map<string, PendingCall>();
   readonly servers = new Set<Server>();
   hostState: HostStateNotice | undefined;
@@ -46,6 +50,7 @@ export class Front {
     const home = options.home ?? tetherHome();
     const project = options.project ? resolve(options.project) : undefined;
     this.waitMs = options.waitMs ?? 20_000;
+    this.keepaliveMs = options.keepaliveMs ?? 2_500;
     this.link = new HostLink({
       ...options.link,
       ...(project ? { project } : {}),
@@ -72,8 +77,29 @@ export class Front {
     return this;
   }
 
-  close(): void {
+  /**
+   * Ends the front: calls still in flight are cancelled at the host (a client that went away
+   * no longer wants them; shared calls go on for their other requesters), then the link closes.
+   */
+  async close(): Promise<void> {
+    const inFlight = [...this.pending.keys()];
+    if (this.link.state === 'authenticated' && inFlight.length > 0) {
+      const rpc = await this.link.connection(0);
+      await Promise.allSettled(inFlight.map((callId) => rpc.request(METHODS.callCancel, { callId, reason: 'The MCP client disconnected.' }, { timeoutMs: 1_000 })));
+    }
     this.link.close();
+  }
+
+  /** What a client waiting on a call is told while the editor itself is silent. */
+  waitingMessage(): string {
+    switch (this.link.state) {
+      case 'reloading':
+        return 'The editor is reloading its code domain; the call continues when it is back.';
+      case 'authenticated':
+        return 'Waiting for the editor.';
+      default:
+        return `Waiting for the editor to come back (${this.link.lastFailure?.message ?? this.link.state}).`;
+    }
   }
 
   /**
@@ -92,8 +118,8 @@ export class Front {
   }
 
   /** Runs a host tool; the caller chooses nothing but gets progress, logs and questions. */
-  async call(tool: ToolDescriptor, args: Record<string, unknown>, options: { signal?: AbortSignal; listener?: CallListener }): Promise<ReturnType<typeof runHostCall>> {
-    const callId = randomUUID();
+  async call(tool: ToolDescriptor, args: Record<string, unknown>, options: CallRequestOptions & { signal?: AbortSignal; listener?: CallListener }): Promise<ReturnType<typeof runHostCall>> {
+    const callId = options.idempotencyKey ? callIdForKey(options.idempotencyKey) : randomUUID();
     const pending: PendingCall = { callId, tool: tool.name, startedAt: Date.now(), state: 'waiting' };
     this.pending.set(callId, pending);
     const listener: CallListener = {
@@ -105,7 +131,7 @@ export class Front {
       },
     };
     try {
-      return await runHostCall(this.link, { callId, tool: tool.name, arguments: args }, {
+      return await runHostCall(this.link, { callId, tool: tool.name, arguments: args, ...(options.deadlineMs ? { deadlineMs: options.deadlineMs } : {}) }, {
         waitMs: this.waitMs,
         rerunnable: isRerunnable(tool),
         listener,

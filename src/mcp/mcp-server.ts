@@ -15,6 +15,8 @@ import { METHODS, TetherError, type CallProgress, type ElicitResult } from '../p
 import { unknownTool } from '../schema/suggest.js';
 import type { CallListener } from '../link/host-link.js';
 import type { Front } from './front.js';
+import { callOptionsFrom } from './request-meta.js';
+import { ProgressRelay } from './progress-relay.js';
 import { STATUS_TOOL, statusResult } from './status-tool.js';
 import { errorResult, toMcpResult, toMcpTool } from './tool-results.js';
 
@@ -68,15 +70,18 @@ export function createMcpServer(front: Front, era: Era): Server {
       tool = front.catalog.tool(name);
     }
     if (!tool) return errorResult(unknownTool(name, [...front.catalog.tools.map((t) => t.name), STATUS_TOOL.name]));
+    const relay = new ProgressRelay(ctx, front.keepaliveMs, () => front.waitingMessage());
     try {
       front.catalog.validate(tool, args);
-      const outcome = await front.call(tool, args, { signal: ctx.mcpReq.signal, listener: listenerFor(ctx, era) });
+      const outcome = await front.call(tool, args, { ...callOptionsFrom(request.params._meta), signal: ctx.mcpReq.signal, listener: listenerFor(ctx, era, relay) });
       // A call that reloaded the editor (a compile) may have changed the tools: let the
       // mirror catch up first, so a tools/list right after this answer is already current.
       await front.catalog.settled();
       return server.projectCallToolResult(toMcpResult(outcome.result), tool.outputSchema);
     } catch (error) {
       return errorResult(error);
+    } finally {
+      relay.close();
     }
   });
 
@@ -108,23 +113,9 @@ export function createMcpServer(front: Front, era: Era): Server {
 }
 
 /** Routes the host's progress, logs and questions for one call to the MCP request. */
-function listenerFor(ctx: ServerContext, era: Era): CallListener {
-  const token = ctx.mcpReq._meta?.progressToken;
-  let last = 0;
+function listenerFor(ctx: ServerContext, era: Era, relay: ProgressRelay): CallListener {
   return {
-    progress: (update: CallProgress) => {
-      if (token === undefined) return;
-      // MCP progress must increase: the host's own figure when it moves forward, else a tick.
-      const value = update.progress !== undefined && update.progress > last ? update.progress : last + 1;
-      last = value;
-      const total = update.total !== undefined && value <= update.total ? update.total : undefined;
-      void ctx.mcpReq
-        .notify({
-          method: 'notifications/progress',
-          params: { progressToken: token, progress: value, ...(total === undefined ? {} : { total }), message: progressMessage(update) },
-        })
-        .catch(() => undefined);
-    },
+    progress: (update: CallProgress) => relay.forward(update),
     log: (message) => {
       void ctx.mcpReq.log(message.level, message.data, message.logger).catch(() => undefined);
     },
@@ -137,13 +128,6 @@ function listenerFor(ctx: ServerContext, era: Era): CallListener {
       return ctx.mcpReq.requestSampling(params as never);
     },
   };
-}
-
-function progressMessage(update: CallProgress): string {
-  if (update.message && !update.heartbeat) return update.message;
-  const seconds = Math.round(update.elapsedMs / 1000);
-  const base = update.state === 'queued' ? `Queued behind other editor work (${seconds} s)` : `Still running (${seconds} s)`;
-  return update.message ? `${update.message} — ${base.toLowerCase()}` : base;
 }
 
 function modernCannotAsk(what: string): TetherError {

@@ -142,12 +142,12 @@ describe('RpcConnection: errors', () => {
       throw new TetherError('UNKNOWN_TOOL', 'No tool "x".', { tool: 'x' });
     });
     b.onRequest('async', async () => {
-      throw new TetherError('HOST_BUSY', 'Busy compiling.', { retryAfterMs: 500 });
+      throw new TetherError('DUPLICATE_CALL', 'Busy compiling.', { retryAfterMs: 500 });
     });
     const syncError = await expectCode(a.request('sync'), 'UNKNOWN_TOOL');
     expect(syncError.message).toBe('No tool "x".');
     expect(syncError.data).toEqual({ tool: 'x' });
-    const asyncError = await expectCode(a.request('async'), 'HOST_BUSY');
+    const asyncError = await expectCode(a.request('async'), 'DUPLICATE_CALL');
     expect(asyncError.data).toEqual({ retryAfterMs: 500 });
   });
 
@@ -348,7 +348,7 @@ describe('RpcConnection: closing', () => {
 
   it('calls an onClose listener registered after the close, once, with the reason', async () => {
     const [a] = pair();
-    const reason = new TetherError('HOST_BUSY', 'bye');
+    const reason = new TetherError('DUPLICATE_CALL', 'bye');
     a.close(reason);
     const late = vi.fn();
     a.onClose(late);

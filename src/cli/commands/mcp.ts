@@ -26,7 +26,7 @@ export async function run(options: McpCommandOptions): Promise<void> {
   const stop = (why: string): Promise<void> => {
     stopping ??= (async () => {
       logger.info({ why }, 'shutting down');
-      front.close();
+      await front.close();
       await handle.close().catch(() => undefined);
       logger.flush();
     })();

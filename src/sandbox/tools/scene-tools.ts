@@ -1,9 +1,16 @@
 /** Scene tools: read and edit the GameObject hierarchy. */
 import { z } from 'zod';
 import { TetherError } from '../../protocol/index.js';
+import type { Vector3 } from '../scene.js';
 import { defineTool } from './tool.js';
 
-const vector3 = z.tuple([z.number(), z.number(), z.number()]).describe('[x, y, z]');
+// An array of exactly three numbers (a zod tuple would emit `items: false`, which some MCP
+// clients reject as unportable).
+const vector3 = z
+  .array(z.number())
+  .length(3)
+  .transform((v) => v as Vector3)
+  .describe('[x, y, z]');
 const PRIMITIVES = ['Cube', 'Sphere', 'Capsule', 'Cylinder', 'Plane', 'Quad'] as const;
 
 export const sceneTools = [

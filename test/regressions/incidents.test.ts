@@ -1,0 +1,98 @@
+/**
+ * Regressions for the three incidents in ../shared/context, time-scaled (the slow suite has
+ * incident 1 and the keepalive at real durations).
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { closeMcpSessions, connectMcp, textOf } from '../helpers/mcp-client.js';
+import { cleanupProcesses, createWorkspace, startSandbox } from '../helpers/processes.js';
+import { buildLog, closeProxies, incidentOne, progressKeepsClientAlive } from './scenarios.js';
+
+afterEach(async () => {
+  await closeMcpSessions();
+  await closeProxies();
+  await cleanupProcesses();
+});
+
+describe('incident 1: a long build re-sent after timeouts ran six times', () => {
+  it('runs the build once under a shorter frame I/O timeout, with re-sends and a dropped link', async () => {
+    await incidentOne(createWorkspace(), { buildMs: 3_500, frameTimeoutMs: 3_000, resendEveryMs: 1_000, dropAtMs: 1_500, heartbeatMs: 300 });
+  });
+
+  it('keeps a client with a short timeout that resets on progress alive through a long build', async () => {
+    await progressKeepsClientAlive(createWorkspace(), { buildMs: 3_000, requestTimeoutMs: 500, heartbeatMs: 200 });
+  });
+});
+
+describe('incident 2: a second client silently displaced the first', () => {
+  it('gives the displaced client a typed, actionable error within 1 s, and the new one is served', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace, ['--max-connections', '1', '--build-seconds', '3']);
+    const first = await connectMcp(workspace);
+    expect((await first.client.callTool({ name: 'get_hierarchy', arguments: {} })).isError).toBeFalsy();
+    const building = first.client.callTool({ name: 'build_player', arguments: {} }, { onprogress: () => undefined });
+    await expect.poll(() => buildLogStarted(first.stderr())).toBe(true);
+
+    const second = await connectMcp(workspace);
+    const secondResult = second.client.callTool({ name: 'find_gameobjects', arguments: { name: 'Player' } });
+    const displaced = await building;
+    const answeredAt = Date.now();
+    // The moment of eviction is when the second front's link was admitted by the editor.
+    const evictedAt = await vi.waitFor(() => authenticatedAt(second.stderr()));
+    expect(answeredAt - evictedAt).toBeLessThan(1_000);
+    expect(displaced.isError).toBe(true);
+    expect(textOf(displaced)).toMatch(/evicted.*tether serve/is);
+    expect((displaced._meta as Record<string, { code: string }>)['tether/error']!.code).toBe('EVICTED');
+    expect((await secondResult).isError).toBeFalsy();
+
+    // No ping-pong: the displaced front does not take the editor back on its own.
+    const again = await first.client.callTool({ name: 'get_hierarchy', arguments: {} });
+    expect((again._meta as Record<string, { code: string }>)['tether/error']!.code).toBe('EVICTED');
+    expect((await second.client.callTool({ name: 'get_hierarchy', arguments: {} })).isError).toBeFalsy();
+  });
+
+  it('serves several clients at once when the host allows it (the default)', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace);
+    const [a, b] = await Promise.all([connectMcp(workspace), connectMcp(workspace)]);
+    const results = await Promise.all([a, b].map((s) => s.client.callTool({ name: 'get_hierarchy', arguments: {} })));
+    expect(results.map((r) => r.isError ?? false)).toEqual([false, false]);
+  });
+});
+
+describe('incident 3: a call interrupted by the editor going away was reported as success', () => {
+  it('reports a build cut short by an editor crash as an unknown outcome, never success, and never re-runs it', async () => {
+    const workspace = createWorkspace();
+    const { sandbox } = await startSandbox(workspace, ['--build-seconds', '30']);
+    const session = await connectMcp(workspace);
+    let progressed!: () => void;
+    const running = new Promise<void>((resolve) => (progressed = resolve));
+    const call = session.client.callTool({ name: 'build_player', arguments: {} }, { timeout: 60_000, onprogress: () => progressed() });
+    await running;
+    await sandbox.kill(); // a crash: no bye, no journal update
+    await startSandbox(workspace, ['--build-seconds', '30']);
+    const result = await call;
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/unknown/i);
+    expect((result._meta as Record<string, { code: string }>)['tether/error']!.code).toBe('OUTCOME_UNKNOWN');
+    expect(buildLog(workspace)).toEqual([]); // it never finished, and it was not run again
+  });
+
+  it('delivers the real result of a call that triggered a domain reload', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace);
+    const { client } = await connectMcp(workspace);
+    const result = await client.callTool({ name: 'compile_scripts', arguments: {} });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ succeeded: true, domainReload: true });
+  });
+});
+
+function buildLogStarted(stderr: string): boolean {
+  return stderr.includes('"state":"authenticated"');
+}
+
+function authenticatedAt(stderr: string): number {
+  const line = stderr.split('\n').find((l) => l.includes('"state":"authenticated"'));
+  if (!line) throw new Error(`the front never authenticated:\n${stderr}`);
+  return (JSON.parse(line) as { time: number }).time;
+}
