@@ -74,6 +74,8 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
   private lastBye: Bye | undefined;
   /** Set when another client displaced this one: no automatic reconnection to that host. */
   private evictedFrom: string | undefined;
+  /** A record changed while an attempt was under way: if it fails, try again at once. */
+  private recordsChangedWhileConnecting = false;
   private readonly callListeners = new Map<string, CallListener>();
   private readonly waiters = new Set<() => void>();
   readonly recordsDir: string;
@@ -152,6 +154,10 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
   private async attempt(): Promise<void> {
     if (this.currentState === 'connecting' || this.currentState === 'authenticated' || this.currentState === 'closed') return;
     this.clearRetry();
+    // A bye belongs to the connection it came on: a new attempt starts with none, so a bye in
+    // the same chunk as this handshake's reply is the one that counts.
+    this.lastBye = undefined;
+    this.recordsChangedWhileConnecting = false;
     this.transition('connecting');
     let record: HostRecord;
     try {
@@ -177,7 +183,6 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
       this.currentHello = session.hello;
       this.currentRecord = record;
       this.lastError = undefined;
-      this.lastBye = undefined;
       session.rpc.onClose((error) => {
         if (this.rpc === session.rpc) this.toLost(error ?? new TetherError('CONNECTION_CLOSED', 'The host closed the connection.'));
       });
@@ -256,7 +261,9 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
       this.scheduleRetry(Math.max(50, bye.expectedBackMs ?? 1_000));
     } else {
       this.transition('lost', this.lastError);
-      this.scheduleRetry(this.backoff.next());
+      // A record that appeared during the failed attempt may be the host coming back.
+      this.scheduleRetry(this.recordsChangedWhileConnecting ? 0 : this.backoff.next());
+      this.recordsChangedWhileConnecting = false;
     }
   }
 
@@ -267,7 +274,8 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
       if (!next || next.instanceId === this.evictedFrom) return;
       this.evictedFrom = undefined;
     }
-    if (this.currentState === 'lost' || this.currentState === 'reloading') void this.attempt();
+    if (this.currentState === 'connecting') this.recordsChangedWhileConnecting = true;
+    else if (this.currentState === 'lost' || this.currentState === 'reloading') void this.attempt();
   }
 
   private peekSelection(): HostRecord | undefined {

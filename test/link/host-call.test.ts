@@ -1,0 +1,261 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { writeHostRecord } from '../../src/discovery/host-record.js';
+import { Host, type HostOptions } from '../../src/host/index.js';
+import { connectToHost } from '../../src/link/host-client.js';
+import { runHostCall } from '../../src/link/host-call.js';
+import { HostLink } from '../../src/link/host-link.js';
+import { TetherError, type CallProgress, type CallStartResult } from '../../src/protocol/index.js';
+import { TcpProxy, deferred, tempDir } from './fake-host.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+interface Workspace {
+  recordsDir: string;
+  projectPath: string;
+  journalPath: string;
+  identity: { instanceId: string; token: string };
+}
+
+function workspace(): Workspace {
+  const { dir, remove } = tempDir('tether-call-');
+  cleanups.push(remove);
+  const projectPath = join(dir, 'project');
+  mkdirSync(projectPath);
+  return {
+    recordsDir: join(dir, 'hosts'),
+    projectPath,
+    journalPath: join(dir, 'journal', 'calls.jsonl'),
+    identity: { instanceId: randomUUID(), token: `tok-${randomUUID()}` },
+  };
+}
+
+/** One life of the editor: its own tools, counting their executions, optionally held at a gate. */
+interface Life {
+  host: Host;
+  /** callIds in the order this life's tools started running them. */
+  runs: string[];
+  /** Resolves with each callId as it starts running (the first one). */
+  started: (callId: string) => Promise<void>;
+  release: () => void;
+}
+
+async function startLife(ws: Workspace, label: string, { gated, ...options }: Partial<HostOptions> & { gated: boolean }): Promise<Life> {
+  const runs: string[] = [];
+  const gate = deferred();
+  const startWaiters = new Map<string, () => void>();
+  let released = false;
+  const run = async (callId: string, signal: AbortSignal): Promise<string> => {
+    runs.push(callId);
+    startWaiters.get(callId)?.();
+    if (gated) {
+      await new Promise<void>((resolve, reject) => {
+        void gate.promise.then(resolve);
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      });
+    }
+    return `${label}:${callId}`;
+  };
+  const host = new Host({
+    kind: 'test',
+    name: 'Test',
+    version: '1.0.0',
+    projectPath: ws.projectPath,
+    recordsDir: ws.recordsDir,
+    journalPath: ws.journalPath,
+    heartbeatMs: 100,
+    ...ws.identity,
+    ...options,
+  });
+  // Every call passes its own `tag`: identical concurrent calls would share one execution.
+  const input = z.object({ tag: z.string() });
+  host.tool({ name: 'slow', description: 'Changes the scene; not safe to repeat', input, handler: (_args, ctx) => run(ctx.callId, ctx.signal) });
+  host.tool({ name: 'read', description: 'Reads the scene', input, annotations: { readOnlyHint: true }, handler: (_args, ctx) => run(ctx.callId, ctx.signal) });
+  await host.start();
+  const release = (): void => {
+    released = true;
+    gate.resolve();
+  };
+  cleanups.push(async () => {
+    // Let a tool still held by a closed life finish before its folder goes away.
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    await host.close();
+  });
+  return {
+    host,
+    runs,
+    started: (callId) => (runs.includes(callId) ? Promise.resolve() : new Promise((resolve) => startWaiters.set(callId, resolve))),
+    release: () => {
+      if (!released) release();
+    },
+  };
+}
+
+async function startLink(ws: Workspace): Promise<HostLink> {
+  const link = new HostLink({ recordsDir: ws.recordsDir, project: ws.projectPath, backoff: { initialMs: 20, maxMs: 100 } });
+  cleanups.push(() => link.close());
+  const up = new Promise((resolve) => link.once('connected', resolve));
+  link.start();
+  await up;
+  return link;
+}
+
+/** A listener that resolves once the call is reported queued. */
+function queuedListener(): { listener: { progress(update: CallProgress): void }; queued: Promise<void> } {
+  const seen = deferred();
+  return { listener: { progress: (update) => update.state === 'queued' && seen.resolve() }, queued: seen.promise };
+}
+
+function text(result: CallStartResult): string | undefined {
+  const first = result.result.content[0];
+  return first?.type === 'text' ? first.text : undefined;
+}
+
+function settle<T>(promise: Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: TetherError }> {
+  return promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error: TetherError.from(error) }),
+  );
+}
+
+describe('runHostCall across a dropped connection (host reload)', () => {
+  it('running call → OUTCOME_UNKNOWN (never rerun); queued call → re-queued by the new host, re-attached, run exactly once', async () => {
+    const ws = workspace();
+    const before = await startLife(ws, 'A', { gated: true });
+    const link = await startLink(ws);
+
+    const running = settle(runHostCall(link, { callId: 'run-1', tool: 'slow', arguments: { tag: 'run-1' } }, { waitMs: 3_000, rerunnable: false }));
+    await before.started('run-1');
+    const { listener, queued: isQueued } = queuedListener();
+    const queued = settle(runHostCall(link, { callId: 'queued-1', tool: 'slow', arguments: { tag: 'queued-1' } }, { waitMs: 3_000, rerunnable: false, listener }));
+    await isQueued;
+    expect(before.host.calls.status('run-1').state).toBe('running');
+    expect(before.host.calls.status('queued-1').state).toBe('queued');
+
+    // The editor reloads its domain: the connection drops while one call runs and one waits.
+    await before.host.close({ reason: 'reload', expectedBackMs: 100 });
+    const after = await startLife(ws, 'B', { gated: false });
+
+    const runOutcome = await running;
+    expect(runOutcome.ok).toBe(false);
+    if (!runOutcome.ok) {
+      expect(runOutcome.error.code).toBe('OUTCOME_UNKNOWN');
+      expect(runOutcome.error.data).toMatchObject({ callId: 'run-1' });
+    }
+    const queuedOutcome = await queued;
+    expect(queuedOutcome.ok).toBe(true);
+    if (queuedOutcome.ok) {
+      expect(queuedOutcome.value.callId).toBe('queued-1');
+      expect(text(queuedOutcome.value)).toBe('B:queued-1');
+    }
+    // Exactly once each: run-1 ran in the old life only, queued-1 in the new life only.
+    expect(before.runs).toEqual(['run-1']);
+    expect(after.runs).toEqual(['queued-1']);
+    expect(after.host.calls.status('run-1')).toMatchObject({ state: 'interrupted', error: { code: 'OUTCOME_UNKNOWN' } });
+    expect(after.host.calls.status('queued-1').state).toBe('completed');
+  });
+
+  it('the host lost the call (journal gone): a non-rerunnable call → OUTCOME_UNKNOWN, a rerunnable one simply runs again', async () => {
+    const ws = workspace();
+    const before = await startLife(ws, 'A', { gated: true });
+    const link = await startLink(ws);
+
+    const read = settle(runHostCall(link, { callId: 'read-1', tool: 'read', arguments: { tag: 'read-1' } }, { waitMs: 3_000, rerunnable: true }));
+    await before.started('read-1');
+    const { listener, queued: isQueued } = queuedListener();
+    const slow = settle(runHostCall(link, { callId: 'slow-1', tool: 'slow', arguments: { tag: 'slow-1' } }, { waitMs: 3_000, rerunnable: false, listener }));
+    await isQueued;
+
+    await before.host.close({ reason: 'reload', expectedBackMs: 100 });
+    rmSync(ws.journalPath, { force: true });
+    const after = await startLife(ws, 'B', { gated: false });
+
+    const slowOutcome = await slow;
+    expect(slowOutcome.ok).toBe(false);
+    if (!slowOutcome.ok) {
+      expect(slowOutcome.error.code).toBe('OUTCOME_UNKNOWN');
+      expect(slowOutcome.error.data).toEqual({ callId: 'slow-1', tool: 'slow' });
+      expect(slowOutcome.error.message).toMatch(/not run again/);
+    }
+    const readOutcome = await read;
+    expect(readOutcome.ok).toBe(true);
+    if (readOutcome.ok) expect(text(readOutcome.value)).toBe('B:read-1');
+    expect(before.runs).toEqual(['read-1']);
+    expect(after.runs).toEqual(['read-1']); // ran again, once; the non-rerunnable call never ran
+    expect(() => after.host.calls.status('slow-1')).toThrow(expect.objectContaining({ code: 'UNKNOWN_CALL' }));
+  });
+});
+
+describe('runHostCall across a blip (the host keeps running)', () => {
+  it('re-attaches to the live call after the connection is cut and gets its result; the tool runs once', async () => {
+    const ws = workspace();
+    const life = await startLife(ws, 'A', { gated: true, advertise: false });
+    // The link reaches the host through a relay the test can cut, as a network blip would.
+    const proxy = await new TcpProxy(life.host.port as number).start();
+    cleanups.push(() => proxy.close());
+    writeHostRecord(
+      { instanceId: ws.identity.instanceId, pid: process.pid, port: proxy.port, host: '127.0.0.1', token: ws.identity.token, projectPath: ws.projectPath, kind: 'test', protocolVersion: 1, startedAt: new Date().toISOString() },
+      ws.recordsDir,
+    );
+    const link = await startLink(ws);
+    const call = settle(runHostCall(link, { callId: 'blip-1', tool: 'slow', arguments: { tag: 'blip-1' } }, { waitMs: 3_000, rerunnable: false }));
+    await life.started('blip-1');
+
+    const lost = new Promise((resolve) => link.once('state', resolve));
+    const back = new Promise((resolve) => link.once('connected', resolve));
+    proxy.cut();
+    expect(await lost).toBe('lost');
+    await back;
+    // The host may or may not have seen the re-attach yet: either way the call must not run twice.
+    life.release();
+
+    const outcome = await call;
+    expect(outcome.ok).toBe(true);
+    if (outcome.ok) expect(text(outcome.value)).toBe('A:blip-1');
+    expect(life.runs).toEqual(['blip-1']);
+    expect(life.host.calls.status('blip-1').state).toBe('completed');
+  });
+
+  it('evicted mid-call: rejects at once with EVICTED naming the call, which goes on at the host', async () => {
+    const ws = workspace();
+    const life = await startLife(ws, 'A', { gated: true, maxConnections: 1 });
+    const link = await startLink(ws);
+    const call = settle(runHostCall(link, { callId: 'ev-1', tool: 'slow', arguments: { tag: 'ev-1' } }, { waitMs: 3_000, rerunnable: false }));
+    await life.started('ev-1');
+    const intruder = await connectToHost({ port: life.host.port as number, token: ws.identity.token, clientName: 'intruder' });
+    cleanups.push(() => intruder.rpc.close());
+    const outcome = await call;
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) {
+      expect(outcome.error.code).toBe('EVICTED');
+      expect(outcome.error.data).toMatchObject({ callId: 'ev-1', status: 'evicted' });
+    }
+    expect(life.host.calls.status('ev-1').state).toBe('running');
+    expect(life.runs).toEqual(['ev-1']);
+  });
+
+  it('a caller abort cancels the call at the host and rejects with CANCELLED', async () => {
+    const ws = workspace();
+    const life = await startLife(ws, 'A', { gated: true });
+    const link = await startLink(ws);
+    const controller = new AbortController();
+    const call = settle(runHostCall(link, { callId: 'abort-1', tool: 'slow', arguments: { tag: 'abort-1' } }, { waitMs: 3_000, rerunnable: false, signal: controller.signal }));
+    await life.started('abort-1');
+    controller.abort(new Error('the user pressed stop'));
+    const outcome = await call;
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) {
+      expect(outcome.error.code).toBe('CANCELLED');
+      expect(outcome.error.message).toContain('the user pressed stop');
+    }
+    await expect.poll(() => life.host.calls.status('abort-1').state).toBe('cancelled');
+    expect(life.runs).toEqual(['abort-1']);
+  });
+});
