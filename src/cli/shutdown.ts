@@ -1,13 +1,24 @@
-/** Runs a clean shutdown once on SIGINT, SIGTERM or SIGHUP, then exits. */
+/**
+ * Clean shutdown on SIGINT, SIGTERM or SIGHUP: every registered task runs once (newest
+ * first, so a server stops before the editor it talks to), then the process exits. A
+ * shutdown that hangs cannot keep the process forever.
+ */
+const tasks: Array<(signal: NodeJS.Signals) => Promise<void>> = [];
+let installed = false;
+let stopping = false;
+
 export function onShutdownSignal(shutdown: (signal: NodeJS.Signals) => Promise<void>): void {
-  let stopping = false;
+  tasks.unshift(shutdown);
+  if (installed) return;
+  installed = true;
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;
-      // A shutdown that hangs must not keep the process forever.
       setTimeout(() => process.exit(1), 5_000).unref();
-      void shutdown(signal).finally(() => process.exit(0));
+      void (async () => {
+        for (const task of tasks) await task(signal).catch(() => undefined);
+      })().finally(() => process.exit(0));
     });
   }
 }

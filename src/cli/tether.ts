@@ -40,6 +40,7 @@ program
   .option('--retention-ms <n>', 'how long finished calls are remembered', integer)
   .option('--max-connections <n>', 'serve this many connections at once; more evict the oldest', integer)
   .option('--conformance-kit', 'expose the host conformance kit tools')
+  .option('--conformance-fixtures', 'serve the fixture tools, resources and prompts of the official MCP conformance suite')
   .addOption(new Option('--log-level <level>', 'log level').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']))
   .action(async (options) => {
     const { run } = await import('./commands/sandbox.js');
@@ -48,9 +49,10 @@ program
 
 program
   .command('start')
-  .description('Start the sandbox editor on the bundled sample project and print how to connect an MCP client.')
+  .description('Start the sandbox editor on the bundled sample project with tether serve, and print how to connect MCP clients.')
   .option('--project <dir>', 'use this project instead of the bundled sample')
   .option('--build-seconds <n>', 'how long build_player blocks the main thread', number, 20)
+  .option('--port <n>', 'HTTP port for tether serve', integer, 7420)
   .action(async (options) => {
     const { run } = await import('./commands/start.js');
     await run(options);
@@ -64,6 +66,25 @@ program
   .addOption(new Option('--log-level <level>', 'log level (logs go to stderr and $TETHER_HOME/logs/mcp.log)').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']))
   .action(async (options) => {
     const { run } = await import('./commands/mcp.js');
+    await run(options);
+  });
+
+program
+  .command('serve')
+  .description('Serve MCP over Streamable HTTP at /mcp for many agents (bearer token, loopback by default).')
+  .option('--port <n>', 'TCP port (default 7420; 0 picks a free one)', integer, 7420)
+  .option('--host <address>', 'address to bind', '127.0.0.1')
+  .option('--allow-remote', 'allow binding a non-loopback address (the token is still required)')
+  .option('--project <dir>', 'the default project whose editor sessions are bound to')
+  .option('--wait-ms <n>', 'how long a call waits for an editor that is starting or reloading', integer)
+  .option('--max-body-bytes <n>', 'largest request body', integer)
+  .option('--interactive-sessions <n>', 'capacity of the interactive session pool', integer)
+  .option('--ephemeral-sessions <n>', 'capacity of the ephemeral session pool (X-Tether-Pool: ephemeral)', integer)
+  .option('--session-idle-ms <n>', 'reap sessions idle this long', integer)
+  .option('--session-recency-floor-ms <n>', 'never evict a session used more recently than this', integer)
+  .addOption(new Option('--log-level <level>', 'log level').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']))
+  .action(async (options) => {
+    const { run } = await import('./commands/serve.js');
     await run(options);
   });
 

@@ -26,6 +26,8 @@ export interface FrontOptions {
   home?: string;
   link?: Omit<HostLinkOptions, 'project' | 'cwd' | 'recordsDir'>;
   logger?: Logger;
+  /** Told about every finished call (for metrics). */
+  onCallFinished?(tool: string, outcome: 'ok' | 'error', seconds: number): void;
 }
 
 export interface PendingCall {
@@ -130,15 +132,19 @@ export class Front {
         options.listener?.progress?.(update);
       },
     };
+    let outcome: 'ok' | 'error' = 'error';
     try {
-      return await runHostCall(this.link, { callId, tool: tool.name, arguments: args, ...(options.deadlineMs ? { deadlineMs: options.deadlineMs } : {}) }, {
+      const result = await runHostCall(this.link, { callId, tool: tool.name, arguments: args, ...(options.deadlineMs ? { deadlineMs: options.deadlineMs } : {}) }, {
         waitMs: this.waitMs,
         rerunnable: isRerunnable(tool),
         listener,
         ...(options.signal ? { signal: options.signal } : {}),
       });
+      if (!result.result.isError) outcome = 'ok';
+      return result;
     } finally {
       this.pending.delete(callId);
+      this.options.onCallFinished?.(tool.name, outcome, (Date.now() - pending.startedAt) / 1000);
     }
   }
 

@@ -1,31 +1,40 @@
 /**
  * `tether start` (what `npm start` runs): the sandbox editor on a copy of the bundled sample
- * project, and how to connect an MCP client to it.
+ * project and `tether serve` beside it, then how to connect MCP clients over stdio or HTTP.
  */
 import { cpSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tetherHome } from '../../discovery/tether-home.js';
+import { serveStatePath, tokenPath } from '../../http/serve-state.js';
 import { run as runSandbox } from './sandbox.js';
+import { run as runServe } from './serve.js';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-export async function run(options: { project?: string; buildSeconds?: number }): Promise<void> {
+export async function run(options: { project?: string; buildSeconds?: number; port?: number }): Promise<void> {
   const project = options.project ? resolve(options.project) : sampleProjectCopy();
   const editor = await runSandbox({ project, ...(options.buildSeconds === undefined ? {} : { buildSeconds: options.buildSeconds }), logLevel: 'warn' });
+  const server = await runServe({ project, port: options.port ?? 7420, logLevel: 'warn', quiet: true });
   const bin = join(PACKAGE_ROOT, 'bin', 'tether.js');
   const stdioConfig = { mcpServers: { unity: { command: process.execPath, args: [bin, 'mcp', '--project', project] } } };
+  const httpConfig = { mcpServers: { unity: { type: 'http', url: server.url, headers: { Authorization: `Bearer ${server.token}` } } } };
   process.stdout.write(
     [
       '',
-      `Tether sandbox editor is running on 127.0.0.1:${editor.port} for ${project}`,
-      `Its host record (port and token, mode 0600) is in ${join(tetherHome(), 'hosts')}/`,
+      `Tether sandbox editor: running on 127.0.0.1:${editor.port} for ${project}`,
+      `Tether HTTP endpoint:  ${server.url}`,
+      `Bearer token:          in ${tokenPath(tetherHome())} (0600), also in ${serveStatePath(tetherHome())}`,
       '',
-      'Connect an MCP client over stdio with this configuration (Claude Code, Cursor, VS Code…):',
+      'Connect an MCP client over stdio (Claude Code, Cursor, VS Code…):',
       JSON.stringify(stdioConfig, null, 2),
       '',
-      `Or from a terminal: node ${bin} call get_hierarchy --project ${project}`,
-      'Press Ctrl+C to quit the editor.',
+      'Or over HTTP, for several agents at once:',
+      JSON.stringify(httpConfig, null, 2),
+      `  (Claude Code: claude mcp add --transport http unity ${server.url} --header "Authorization: Bearer $(cat ${tokenPath(tetherHome())})")`,
+      '',
+      `From a terminal: node ${bin} call get_hierarchy --project ${project}`,
+      'Press Ctrl+C to stop.',
       '',
     ].join('\n'),
   );

@@ -1,0 +1,157 @@
+/**
+ * /mcp: Streamable HTTP for both protocol eras. 2025-11-25 clients get a session (an SDK
+ * transport and server per session, held in the bounded registry); 2026-07-28 clients are
+ * served statelessly by the SDK's handler. Either way the session or request is bound to one
+ * host: the one for the X-Tether-Project header, else the server's default.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { NodeStreamableHTTPServerTransport, toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, type Server } from '@modelcontextprotocol/server';
+import type { Logger } from 'pino';
+import type { Front } from '../mcp/front.js';
+import { createMcpServer } from '../mcp/mcp-server.js';
+import type { FrontPool } from './front-pool.js';
+import type { ServeMetrics } from './metrics.js';
+import type { EndReason, ManagedSession, SessionRegistry } from './session-registry.js';
+
+export const PROJECT_HEADER = 'x-tether-project';
+export const POOL_HEADER = 'x-tether-pool';
+export type PoolName = 'interactive' | 'ephemeral';
+
+/** One 2025-era MCP session: its SDK server and transport, bound to a front. */
+export class HttpSession implements ManagedSession {
+  constructor(
+    readonly id: string,
+    readonly pool: PoolName,
+    readonly front: Front,
+    readonly server: Server,
+    readonly transport: NodeStreamableHTTPServerTransport,
+  ) {}
+
+  /** Closing the server aborts its in-flight requests, which cancels their host calls. */
+  async shutdown(_reason: EndReason): Promise<void> {
+    await this.server.close();
+  }
+}
+
+export interface EndpointDeps {
+  fronts: FrontPool;
+  registry: SessionRegistry<HttpSession, PoolName>;
+  metrics: ServeMetrics;
+  maxBodyBytes: number;
+  logger: Logger;
+}
+
+export class McpEndpoint {
+  private readonly modern = new Map<Front, { handle: NodeMcpRequestHandler; close(): Promise<void> }>();
+
+  constructor(private readonly deps: EndpointDeps) {}
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let body: unknown;
+    if (req.method === 'POST') {
+      const read = await readJson(req, this.deps.maxBodyBytes);
+      if (!read.ok) return sendJsonRpcError(res, read.status, read.code, read.message);
+      body = read.value;
+    }
+    const sessionId = header(req, 'mcp-session-id');
+    if (sessionId) return this.inSession(sessionId, req, res, body);
+    if (isInitialize(body)) return this.newSession(req, res, body);
+    return this.modernFor(this.frontFor(req)).handle(req, res, body);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.modern.values()].map((m) => m.close()));
+    this.modern.clear();
+  }
+
+  private frontFor(req: IncomingMessage): Front {
+    return this.deps.fronts.get(header(req, PROJECT_HEADER));
+  }
+
+  private async inSession(id: string, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const session = this.deps.registry.get(id);
+    // Unknown (or ended) session: 404, so the client knows to initialize again.
+    if (!session) return sendJsonRpcError(res, 404, -32001, `Session "${id}" is not known (it ended or was never created); initialize a new one.`);
+    // A session with a call in flight is pinned: never evicted while the call runs.
+    const release = callsIn(body) > 0 ? this.deps.registry.pin(id) : undefined;
+    if (release) res.once('close', release);
+    await session.transport.handleRequest(req, res, body);
+  }
+
+  private async newSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const front = this.frontFor(req);
+    const pool: PoolName = header(req, POOL_HEADER) === 'ephemeral' ? 'ephemeral' : 'interactive';
+    const id = randomUUID();
+    const transport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      onsessionclosed: (closed) => void this.deps.registry.delete(closed, 'deleted'),
+    });
+    const server = createMcpServer(front, 'legacy');
+    await server.connect(transport);
+    const evicted = this.deps.registry.put(id, pool, new HttpSession(id, pool, front, server, transport));
+    if (evicted.length > 0) this.deps.logger.info({ evicted, pool }, 'sessions evicted to make room');
+    await transport.handleRequest(req, res, body);
+  }
+
+  private modernFor(front: Front): { handle: NodeMcpRequestHandler; close(): Promise<void> } {
+    let entry = this.modern.get(front);
+    if (!entry) {
+      const handler = createMcpHandler(() => createMcpServer(front, 'modern'), {
+        legacy: 'reject',
+        onerror: (error) => this.deps.logger.warn({ err: error }, 'mcp handler error'),
+      });
+      // Per-request server instances cannot push; the handler's notifier reaches listen streams.
+      front.catalog.on('toolsChanged', () => void handler.notify.toolsChanged());
+      front.catalog.on('resourcesChanged', () => void handler.notify.resourcesChanged());
+      front.catalog.on('promptsChanged', () => void handler.notify.promptsChanged());
+      front.link.on('resourceUpdated', (uri) => void handler.notify.resourceUpdated(uri));
+      entry = { handle: toNodeHandler(handler), close: () => handler.close() };
+      this.modern.set(front, entry);
+    }
+    return entry;
+  }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function isInitialize(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize');
+}
+
+function callsIn(body: unknown): number {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.filter((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'tools/call').length;
+}
+
+type JsonRead = { ok: true; value: unknown } | { ok: false; status: number; code: number; message: string };
+
+/** Reads a JSON body, refusing it (413) as soon as it passes the limit, chunked or not. */
+async function readJson(req: IncomingMessage, maxBytes: number): Promise<JsonRead> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      req.resume();
+      return { ok: false, status: 413, code: -32600, message: `Request bodies are limited to ${maxBytes} bytes.` };
+    }
+    chunks.push(chunk);
+  }
+  try {
+    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+  } catch {
+    return { ok: false, status: 400, code: -32700, message: 'The request body is not valid JSON.' };
+  }
+}
+
+export function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+}

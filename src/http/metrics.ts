@@ -1,0 +1,46 @@
+/**
+ * Prometheus metrics for `tether serve` (prom-client, on a registry of our own): sessions per
+ * pool, calls in flight, call latency, link reconnects and session evictions.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export class ServeMetrics {
+  readonly registry = new Registry();
+  readonly callLatency: Histogram<'tool' | 'outcome'>;
+  readonly reconnects: Counter<'project'>;
+  readonly evictions: Counter<'pool' | 'reason'>;
+
+  constructor(sources: { sessions(): Record<string, number>; callsInFlight(): number }) {
+    collectDefaultMetrics({ register: this.registry, prefix: 'tether_serve_' });
+    new Gauge({
+      name: 'tether_sessions',
+      help: 'MCP sessions (2025-11-25 era) by pool',
+      labelNames: ['pool'],
+      registers: [this.registry],
+      collect() {
+        for (const [pool, size] of Object.entries(sources.sessions())) this.set({ pool }, size);
+      },
+    });
+    new Gauge({
+      name: 'tether_calls_in_flight',
+      help: 'Tool calls waiting for a host',
+      registers: [this.registry],
+      collect() {
+        this.set(sources.callsInFlight());
+      },
+    });
+    this.callLatency = new Histogram({
+      name: 'tether_call_duration_seconds',
+      help: 'Tool call latency, from the MCP request to its answer',
+      labelNames: ['tool', 'outcome'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900],
+      registers: [this.registry],
+    });
+    this.reconnects = new Counter({ name: 'tether_host_reconnects_total', help: 'Host link (re)connections after the first', labelNames: ['project'], registers: [this.registry] });
+    this.evictions = new Counter({ name: 'tether_session_evictions_total', help: 'Sessions ended by the registry', labelNames: ['pool', 'reason'], registers: [this.registry] });
+  }
+
+  async text(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The checks every HTTP request passes before anything reaches a host: Host (against DNS
+ * rebinding), Origin (browsers; 403 as the MCP spec requires), the bearer token (401,
+ * compared in constant time; header, or RFC 6750 access_token query parameter) and the body
+ * size (413).
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+
+export interface GuardOptions {
+  /** Host names (without port) a request may be addressed to. */
+  allowedHosts: ReadonlySet<string>;
+  /** Origins (scheme://host[:port]) browsers may call from; loopback origins are always allowed. */
+  allowedOrigins: ReadonlySet<string>;
+  token: string;
+  maxBodyBytes: number;
+}
+
+export interface Refusal {
+  status: 401 | 403 | 413;
+  code: 'UNAUTHORIZED' | 'FORBIDDEN_HOST' | 'FORBIDDEN_ORIGIN' | 'BODY_TOO_LARGE';
+  message: string;
+}
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+export function loopbackHosts(extra: Iterable<string> = []): Set<string> {
+  return new Set([...LOOPBACK_NAMES, ...extra]);
+}
+
+/** The first check a request fails, or undefined when it may proceed. */
+export function checkRequest(req: IncomingMessage, options: GuardOptions): Refusal | undefined {
+  const host = hostnameOf(req.headers.host);
+  if (!host || !options.allowedHosts.has(host)) {
+    return { status: 403, code: 'FORBIDDEN_HOST', message: `Host "${req.headers.host ?? ''}" is not served here; address the server by its loopback name.` };
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !originAllowed(origin, options.allowedOrigins)) {
+    return { status: 403, code: 'FORBIDDEN_ORIGIN', message: `Origin "${origin}" may not call this server.` };
+  }
+  if (!bearerMatches(req.headers.authorization ?? queryToken(req.url), options.token)) {
+    return {
+      status: 401,
+      code: 'UNAUTHORIZED',
+      message: 'A valid bearer token is required: send "Authorization: Bearer <token>" with the token from $TETHER_HOME/serve.json.',
+    };
+  }
+  const length = Number(req.headers['content-length'] ?? 0);
+  if (Number.isFinite(length) && length > options.maxBodyBytes) {
+    return { status: 413, code: 'BODY_TOO_LARGE', message: `Request bodies are limited to ${options.maxBodyBytes} bytes.` };
+  }
+  return undefined;
+}
+
+/**
+ * RFC 6750 §2.3: the token may come as an `access_token` query parameter, for clients that
+ * cannot set headers (the official conformance runner is one). Headers are preferred: URLs
+ * end up in logs.
+ */
+function queryToken(url: string | undefined): string | undefined {
+  const token = new URL(url ?? '/', 'http://localhost').searchParams.get('access_token');
+  return token ? `Bearer ${token}` : undefined;
+}
+
+function hostnameOf(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  try {
+    return new URL(`http://${header}`).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+function originAllowed(origin: string, allowed: ReadonlySet<string>): boolean {
+  if (allowed.has(origin)) return true;
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_NAMES.has(url.hostname.toLowerCase());
+  } catch {
+    return false;
+  }
+}
+
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  if (!match) return false;
+  const given = Buffer.from(match[1] as string);
+  const expected = Buffer.from(token);
+  // Compare against a same-length buffer either way, so timing says nothing about the token.
+  return timingSafeEqual(given.length === expected.length ? given : expected, expected) && given.length === expected.length;
+}

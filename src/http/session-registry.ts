@@ -1,0 +1,335 @@
+/**
+ * The registry of `tether serve`'s MCP sessions: bounded, LRU, split into pools (say
+ * interactive and ephemeral) that each have their own capacity, recency floor and idle TTL.
+ *
+ * The one rule everything else follows: a session leaves the registry synchronously and
+ * completely (out of every map, `onEnd` run) before anything else can happen, and only its
+ * own `shutdown()` is asynchronous. The registry never touches its maps again once a shutdown
+ * has started, so a slow shutdown cannot corrupt a newer session that reused the id. (The
+ * design this follows ran its eviction hook after an await and had to re-check for a reused
+ * id; here there is nothing to re-check.)
+ *
+ * Generic on purpose: no HTTP or MCP here. The HTTP layer answers 404 when `get` returns
+ * undefined, so clients re-initialize.
+ */
+
+/** Why a session left the registry; passed to `shutdown` so the session can pick its policy. */
+export type EndReason = 'deleted' | 'evicted' | 'idle' | 'shutdown' | 'replaced';
+
+export interface ManagedSession {
+  /**
+   * Cancels the session's calls or lets them finish (its policy, per reason) and closes its
+   * streams. Called exactly once per registration. Should not reject; if it throws or rejects
+   * anyway, the registry logs it and treats the session as ended.
+   */
+  shutdown(reason: EndReason): Promise<void>;
+}
+
+export interface PoolOptions {
+  /** Sessions the pool holds before put() evicts; it may exceed this while nothing is evictable. */
+  capacity: number;
+  /** Never evict a session used more recently than this: a client between two requests is not idle. */
+  recencyFloorMs: number;
+  /** Reap after this much inactivity (Infinity: never), for clients that never send DELETE. */
+  idleTtlMs: number;
+}
+
+export interface RegistryOptions<P extends string, S extends ManagedSession = ManagedSession> {
+  pools: Record<P, PoolOptions>;
+  /**
+   * Runs synchronously, exactly once, when a session leaves the registry for any reason,
+   * before its shutdown starts: clean per-session maps and resolve pending elicitations as
+   * declined here. When it runs the id is already free and not yet re-registered, so it can
+   * never clean up a newer session's state; for 'replaced' it runs before the new session is
+   * inserted, so set up the new session's state after put(). A throw is logged and ignored.
+   */
+  onEnd?(id: string, session: S, reason: EndReason): void;
+  /** Injectable clock (ms) for tests. */
+  now?(): number;
+  /** How often start()'s timer reaps; default min(idleTtlMs) / 4. The timer is unref'd. */
+  reapIntervalMs?: number;
+  log?(event: string, data: Record<string, unknown>): void;
+}
+
+export interface PoolStats {
+  size: number;
+  capacity: number;
+  /** Sessions with at least one pin, not the sum of pins. */
+  pinned: number;
+}
+
+interface Entry<S, P> {
+  readonly id: string;
+  readonly session: S;
+  pool: P;
+  lastUsed: number;
+  /** In-flight calls; a count because calls overlap, and a flag would be cleared by the first to end. */
+  pins: number;
+  /** False from the moment the entry leaves; a late release() then leaves the id's new entry alone. */
+  live: boolean;
+}
+
+interface Pool<S, P> {
+  readonly options: PoolOptions;
+  /** Insertion order is recency order: a touch re-inserts, so the first entry is the least recently used. */
+  readonly entries: Map<string, Entry<S, P>>;
+}
+
+const RESERVED_POOL_NAMES = new Set(['evictions', 'reaped']);
+/** setInterval treats anything above 2^31 - 1 ms as 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+export class SessionRegistry<S extends ManagedSession, P extends string = string> {
+  private readonly byId = new Map<string, Entry<S, P>>();
+  private readonly pools = new Map<P, Pool<S, P>>();
+  /** Shutdowns still running (they never reject); settled() and close() wait on them. */
+  private readonly pending = new Set<Promise<void>>();
+  private readonly now: () => number;
+  private readonly reapIntervalMs: number;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private closed = false;
+  private closing: Promise<void> | undefined;
+  private evictions = 0;
+  private reaped = 0;
+
+  constructor(private readonly options: RegistryOptions<P, S>) {
+    for (const [name, pool] of Object.entries(options.pools) as [P, PoolOptions][]) {
+      // stats() puts pools next to the counters; a pool named like a counter would hide one.
+      if (RESERVED_POOL_NAMES.has(name)) throw new RangeError(`pool name "${name}" is reserved`);
+      if (!Number.isInteger(pool.capacity) || pool.capacity < 1) throw new RangeError(`pool "${name}": capacity must be an integer >= 1`);
+      if (!(pool.recencyFloorMs >= 0)) throw new RangeError(`pool "${name}": recencyFloorMs must be >= 0`);
+      if (!(pool.idleTtlMs > 0)) throw new RangeError(`pool "${name}": idleTtlMs must be > 0`);
+      this.pools.set(name, { options: { ...pool }, entries: new Map() });
+    }
+    if (this.pools.size === 0) throw new RangeError('at least one pool is required');
+    if (options.reapIntervalMs !== undefined && !(options.reapIntervalMs > 0)) throw new RangeError('reapIntervalMs must be > 0');
+    this.now = options.now ?? Date.now;
+    const minTtl = Math.min(...[...this.pools.values()].map((pool) => pool.options.idleTtlMs));
+    this.reapIntervalMs = options.reapIntervalMs ?? minTtl / 4;
+  }
+
+  /**
+   * Registers (touching it), replacing any live session with the id (that one ends as
+   * 'replaced'). If the pool is then over capacity, evicts least-recently-used entries that are
+   * unpinned and older than the recency floor, never the one just put. Their shutdowns run in
+   * the background (tracked, see settled()). If nothing is evictable the pool stays over
+   * capacity until a later put: evicting a session mid-call or mid-conversation is worse than
+   * a few extra sessions. Returns the ids evicted. Throws after close().
+   */
+  put(id: string, pool: P, session: S): string[] {
+    if (this.closed) throw new Error('SessionRegistry is closed');
+    const target = this.pool(pool);
+    // A loop, not an if: an onEnd that re-registers the id must not leave an orphan behind.
+    let existing = this.byId.get(id);
+    while (existing !== undefined && existing.session !== session) {
+      this.end(existing, 'replaced');
+      existing = this.byId.get(id);
+    }
+    let entry = existing;
+    if (entry === undefined) {
+      entry = { id, session, pool, lastUsed: this.now(), pins: 0, live: true };
+      this.byId.set(id, entry);
+      target.entries.set(id, entry);
+    } else {
+      // The same session again: a touch, and a move if the pool changed.
+      this.pool(entry.pool).entries.delete(id);
+      entry.pool = pool;
+      this.touch(entry);
+    }
+    return this.trim(pool, target, entry);
+  }
+
+  /** Returns the session and marks it used (LRU touch); undefined when unknown or shutting down. */
+  get(id: string): S | undefined {
+    const entry = this.byId.get(id);
+    if (entry === undefined) return undefined;
+    this.touch(entry);
+    return entry.session;
+  }
+
+  /** Like get() without the touch: for looking, not using. */
+  peek(id: string): S | undefined {
+    return this.byId.get(id)?.session;
+  }
+
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  /**
+   * Pins the session for an in-flight call (count + 1) and touches it; the release function is
+   * idempotent and touches again, so the idle TTL counts from the end of the call. The release
+   * belongs to this registration: after the id was re-registered it leaves the new session
+   * alone. An unknown id gets a no-op release (the HTTP layer has answered 404 already).
+   */
+  pin(id: string): () => void {
+    const entry = this.byId.get(id);
+    if (entry === undefined) return () => {};
+    entry.pins++;
+    this.touch(entry);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      entry.pins--;
+      if (entry.live) this.touch(entry);
+    };
+  }
+
+  /**
+   * Removes the session now (pinned or not: an explicit DELETE wins; the session's shutdown
+   * decides what happens to its calls) and resolves true once its shutdown has finished.
+   * Unknown or already ending: resolves false at once.
+   */
+  async delete(id: string, reason: EndReason = 'deleted'): Promise<boolean> {
+    const entry = this.byId.get(id);
+    if (entry === undefined) return false;
+    await this.end(entry, reason);
+    return true;
+  }
+
+  /** Reaps unpinned sessions last used more than their pool's idleTtlMs ago; returns their ids. */
+  reapIdle(): string[] {
+    const now = this.now();
+    const reaped: string[] = [];
+    for (const pool of this.pools.values()) {
+      for (const entry of [...pool.entries.values()]) {
+        if (!entry.live || entry.pins > 0 || !(now - entry.lastUsed > pool.options.idleTtlMs)) continue;
+        this.end(entry, 'idle');
+        this.reaped++;
+        reaped.push(entry.id);
+      }
+    }
+    return reaped;
+  }
+
+  /** Starts the reaper timer (unref'd: it never keeps the process alive). Idempotent. */
+  start(): this {
+    if (this.timer !== undefined || this.closed || !Number.isFinite(this.reapIntervalMs)) return this;
+    const interval = Math.min(MAX_TIMER_MS, Math.max(1, Math.round(this.reapIntervalMs)));
+    this.timer = setInterval(() => {
+      try {
+        this.reapIdle();
+      } catch (error) {
+        this.emit('reap-failed', { error: describe(error) });
+      }
+    }, interval);
+    this.timer.unref();
+    return this;
+  }
+
+  /**
+   * Stops the reaper, ends every session ('shutdown') and waits for every shutdown, including
+   * evictions still running. Idempotent; put() throws afterwards. A shutdown that never settles
+   * keeps this pending: bound it from the outside (the CLI's signal handler exits after 5 s).
+   */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.closed = true;
+      if (this.timer !== undefined) clearInterval(this.timer);
+      this.timer = undefined;
+      for (const entry of [...this.byId.values()]) if (entry.live) this.end(entry, 'shutdown');
+      while (this.pending.size > 0) await Promise.all(this.pending);
+    })();
+    return this.closing;
+  }
+
+  size(pool?: P): number {
+    return pool === undefined ? this.byId.size : (this.pools.get(pool)?.entries.size ?? 0);
+  }
+
+  stats(): Record<P, PoolStats> & { evictions: number; reaped: number } {
+    const perPool = {} as Record<P, PoolStats>;
+    for (const [name, pool] of this.pools) {
+      let pinned = 0;
+      for (const entry of pool.entries.values()) if (entry.pins > 0) pinned++;
+      perPool[name] = { size: pool.entries.size, capacity: pool.options.capacity, pinned };
+    }
+    return Object.assign(perPool, { evictions: this.evictions, reaped: this.reaped });
+  }
+
+  /** Resolves when every shutdown started so far has finished (for tests and for close). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.pending]);
+  }
+
+  private pool(name: P): Pool<S, P> {
+    const pool = this.pools.get(name);
+    if (pool === undefined) throw new RangeError(`unknown pool "${name}"`);
+    return pool;
+  }
+
+  private touch(entry: Entry<S, P>): void {
+    entry.lastUsed = this.now();
+    const entries = this.pool(entry.pool).entries;
+    entries.delete(entry.id);
+    entries.set(entry.id, entry);
+  }
+
+  private trim(name: P, pool: Pool<S, P>, keep: Entry<S, P>): string[] {
+    const evicted: string[] = [];
+    while (pool.entries.size > pool.options.capacity) {
+      const victim = this.leastRecentlyUsedEvictable(pool, keep);
+      if (victim === undefined) {
+        this.emit('pool-over-capacity', { pool: name, size: pool.entries.size, capacity: pool.options.capacity });
+        break;
+      }
+      this.end(victim, 'evicted');
+      this.evictions++;
+      evicted.push(victim.id);
+    }
+    return evicted;
+  }
+
+  private leastRecentlyUsedEvictable(pool: Pool<S, P>, keep: Entry<S, P>): Entry<S, P> | undefined {
+    const now = this.now();
+    for (const entry of pool.entries.values()) {
+      if (entry === keep || entry.pins > 0 || now - entry.lastUsed < pool.options.recencyFloorMs) continue;
+      return entry;
+    }
+    return undefined;
+  }
+
+  /**
+   * The only way out. Synchronous bookkeeping first (maps, then onEnd), so the id is free and
+   * clean before any shutdown code runs; then the shutdown, tracked and never rejecting.
+   */
+  private end(entry: Entry<S, P>, reason: EndReason): Promise<void> {
+    entry.live = false;
+    if (this.byId.get(entry.id) === entry) this.byId.delete(entry.id);
+    const entries = this.pool(entry.pool).entries;
+    if (entries.get(entry.id) === entry) entries.delete(entry.id);
+    this.emit('session-ended', { id: entry.id, pool: entry.pool, reason, pins: entry.pins });
+    try {
+      this.options.onEnd?.(entry.id, entry.session, reason);
+    } catch (error) {
+      this.emit('on-end-failed', { id: entry.id, reason, error: describe(error) });
+    }
+    const done = this.shutdown(entry, reason);
+    this.pending.add(done);
+    void done.then(() => this.pending.delete(done));
+    return done;
+  }
+
+  private async shutdown(entry: Entry<S, P>, reason: EndReason): Promise<void> {
+    try {
+      await entry.session.shutdown(reason);
+    } catch (error) {
+      // A broken shutdown must not break the registry: the session counts as ended.
+      this.emit('shutdown-failed', { id: entry.id, reason, error: describe(error) });
+    }
+  }
+
+  /** A throwing logger must not break the registry either. */
+  private emit(event: string, data: Record<string, unknown>): void {
+    try {
+      this.options.log?.(event, data);
+    } catch {
+      // Nowhere left to report it.
+    }
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,177 @@
+/**
+ * `tether serve`: MCP over Streamable HTTP at /mcp for many agents at once, plus /healthz and
+ * /metrics. Every request passes the guards first (Host, Origin, bearer token, body size);
+ * loopback only unless non-loopback is explicitly allowed.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
+import type { Logger } from 'pino';
+import { tetherHome } from '../discovery/tether-home.js';
+import { TetherError } from '../protocol/index.js';
+import { FrontPool } from './front-pool.js';
+import { McpEndpoint, sendJsonRpcError, type HttpSession, type PoolName } from './mcp-endpoint.js';
+import { ServeMetrics } from './metrics.js';
+import { checkRequest, loopbackHosts, type GuardOptions } from './request-guards.js';
+import { loadOrCreateToken, removeServeState, tokenPath, writeServeState } from './serve-state.js';
+import { SessionRegistry, type PoolOptions } from './session-registry.js';
+
+export interface TetherServerOptions {
+  port?: number;
+  host?: string;
+  /** Required to bind anything but loopback. */
+  allowRemote?: boolean;
+  project?: string;
+  home?: string;
+  waitMs?: number;
+  maxBodyBytes?: number;
+  allowedOrigins?: string[];
+  pools?: Partial<Record<PoolName, Partial<PoolOptions>>>;
+  logger: Logger;
+}
+
+const DEFAULT_POOLS: Record<PoolName, PoolOptions> = {
+  interactive: { capacity: 256, recencyFloorMs: 60_000, idleTtlMs: 30 * 60_000 },
+  ephemeral: { capacity: 1024, recencyFloorMs: 5_000, idleTtlMs: 5 * 60_000 },
+};
+
+export class TetherServer {
+  readonly fronts: FrontPool;
+  readonly registry: SessionRegistry<HttpSession, PoolName>;
+  readonly metrics: ServeMetrics;
+  private readonly endpoint: McpEndpoint;
+  private readonly http: Server;
+  private readonly guards: GuardOptions;
+  private readonly home: string;
+  private boundUrl: string | undefined;
+  private closing: Promise<void> | undefined;
+
+  constructor(private readonly options: TetherServerOptions) {
+    const host = options.host ?? '127.0.0.1';
+    if (!isLoopback(host) && !options.allowRemote) {
+      throw new TetherError(
+        'INVALID_PARAMS',
+        `Refusing to listen on ${host}: only loopback addresses are served unless --allow-remote is given (and then every client still needs the token).`,
+        { host },
+      );
+    }
+    this.home = options.home ?? tetherHome();
+    this.fronts = new FrontPool({
+      ...(options.project ? { project: options.project } : {}),
+      ...(options.waitMs ? { waitMs: options.waitMs } : {}),
+      home: this.home,
+      logger: options.logger,
+      onCallFinished: (tool, outcome, seconds) => this.metrics.callLatency.observe({ tool, outcome }, seconds),
+    });
+    const pools = {
+      interactive: { ...DEFAULT_POOLS.interactive, ...options.pools?.interactive },
+      ephemeral: { ...DEFAULT_POOLS.ephemeral, ...options.pools?.ephemeral },
+    };
+    this.metrics = new ServeMetrics({
+      sessions: () => Object.fromEntries(Object.keys(pools).map((pool) => [pool, this.registry.size(pool as PoolName)])),
+      callsInFlight: () => this.fronts.all().reduce((sum, front) => sum + front.pending.size, 0),
+    });
+    this.registry = new SessionRegistry<HttpSession, PoolName>({
+      pools,
+      onEnd: (id, session, reason) => {
+        if (reason === 'evicted' || reason === 'idle') this.metrics.evictions.inc({ pool: session.pool, reason });
+        options.logger.debug({ id, reason }, 'session ended');
+      },
+      log: (event, data) => options.logger.info(data, event),
+    });
+    this.fronts.each((front, key) => {
+      let connections = 0;
+      front.link.on('connected', () => {
+        if (connections++ > 0) this.metrics.reconnects.inc({ project: key || 'default' });
+      });
+    });
+    this.endpoint = new McpEndpoint({ fronts: this.fronts, registry: this.registry, metrics: this.metrics, maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024, logger: options.logger });
+    this.guards = {
+      allowedHosts: loopbackHosts(isLoopback(host) ? [] : [host.toLowerCase()]),
+      allowedOrigins: new Set(options.allowedOrigins ?? []),
+      token: loadOrCreateToken(this.home),
+      maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+    };
+    this.http = createServer((req, res) => void this.route(req, res));
+  }
+
+  get url(): string | undefined {
+    return this.boundUrl;
+  }
+
+  get token(): string {
+    return this.guards.token;
+  }
+
+  async start(): Promise<string> {
+    const host = this.options.host ?? '127.0.0.1';
+    await new Promise<void>((resolve, reject) => {
+      this.http.once('error', reject);
+      this.http.listen(this.options.port ?? 0, host, () => resolve());
+    });
+    const { port } = this.http.address() as { port: number };
+    this.boundUrl = `http://${isIP(host) === 6 ? `[${host}]` : host}:${port}/mcp`;
+    this.registry.start();
+    this.fronts.get(); // connect the default host now, so /healthz and the first call are ready
+    writeServeState(this.home, { url: this.boundUrl, token: this.guards.token, pid: process.pid, tokenPath: tokenPath(this.home) });
+    return this.boundUrl;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      removeServeState(this.home);
+      await new Promise<void>((resolve) => {
+        this.http.close(() => resolve());
+        this.http.closeAllConnections();
+      });
+      await this.registry.close();
+      await this.endpoint.close();
+      await this.fronts.close();
+    })();
+    return this.closing;
+  }
+
+  private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      const refusal = checkRequest(req, this.guards);
+      if (refusal) {
+        res.writeHead(refusal.status, {
+          'content-type': 'application/json',
+          ...(refusal.status === 401 ? { 'www-authenticate': 'Bearer realm="tether"' } : {}),
+        });
+        res.end(JSON.stringify({ error: refusal.code, message: refusal.message }));
+        return;
+      }
+      const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      if (path === '/mcp') return await this.endpoint.handle(req, res);
+      if (path === '/healthz' && req.method === 'GET') return this.health(res);
+      if (path === '/metrics' && req.method === 'GET') {
+        const { contentType, body } = await this.metrics.text();
+        res.writeHead(200, { 'content-type': contentType });
+        res.end(body);
+        return;
+      }
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'NOT_FOUND', message: 'Tether serves /mcp, /healthz and /metrics.' }));
+    } catch (error) {
+      this.options.logger.error({ err: error }, 'request failed');
+      sendJsonRpcError(res, 500, -32603, `Internal error: ${(error as Error).message}`);
+    }
+  }
+
+  /** Real checks: every host link's state, not a constant. 200 when the default host is reachable. */
+  private health(res: ServerResponse): void {
+    const links = this.fronts.all().map((front) => ({
+      project: front.link.record?.projectPath ?? front.options.project ?? null,
+      state: front.link.state,
+      host: front.link.hello ? { kind: front.link.hello.host.kind, name: front.link.hello.host.name, state: front.hostState?.state ?? front.link.hello.state } : null,
+      ...(front.link.state !== 'authenticated' && front.link.lastFailure ? { error: front.link.lastFailure.message } : {}),
+    }));
+    const healthy = links.length > 0 && links.every((l) => l.state === 'authenticated');
+    res.writeHead(healthy ? 200 : 503, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ status: healthy ? 'ok' : 'degraded', links, sessions: this.registry.stats() }));
+  }
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}

@@ -1,0 +1,159 @@
+/**
+ * `tether serve` end to end: a real server process, real SDK clients over Streamable HTTP,
+ * a real sandbox behind it, and what reaches the host counted on disk.
+ */
+import { readFileSync, statSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TetherProcess, cleanupProcesses, createWorkspace, startSandbox, type Workspace } from '../helpers/processes.js';
+
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  await cleanupProcesses();
+});
+
+interface Served {
+  server: TetherProcess;
+  url: string;
+  token: string;
+}
+
+async function serve(workspace: Workspace, extra: string[] = []): Promise<Served> {
+  const server = new TetherProcess(['serve', '--port', '0', '--project', workspace.project, ...extra], workspace.env);
+  const line = await server.waitForLine((l) => l.includes('"event":"listening"'));
+  const { url } = JSON.parse(line) as { url: string };
+  const { token } = JSON.parse(readFileSync(join(workspace.home, 'serve.json'), 'utf8')) as { token: string };
+  return { server, url, token };
+}
+
+async function connect(served: Served, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'http-test', version: '1' });
+  client.onerror = () => undefined; // an evicted session's stream closing is expected here
+  const transport = new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { Authorization: `Bearer ${served.token}`, ...headers } } });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+function executions(workspace: Workspace): number {
+  try {
+    return readFileSync(join(workspace.project, 'Library', 'Tether', 'executions.jsonl'), 'utf8').split('\n').filter(Boolean).length;
+  } catch {
+    return 0;
+  }
+}
+
+const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const callTool = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'create_gameobject', arguments: { name: 'Intruder' } } });
+
+function post(url: string, body: string, headers: Record<string, string>): Promise<Response> {
+  return fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } });
+}
+
+describe('tether serve', () => {
+  it('refuses no token (401), a wrong token (401), a bad Origin (403) and a bad Host (403), and nothing reaches the host', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace);
+    const served = await serve(workspace);
+    const auth = { authorization: `Bearer ${served.token}` };
+    expect((await post(served.url, callTool, {})).status).toBe(401);
+    expect((await post(served.url, callTool, { authorization: 'Bearer nope' })).status).toBe(401);
+    expect((await post(served.url, callTool, { ...auth, origin: 'https://evil.example' })).status).toBe(403);
+    const url = new URL(served.url);
+    const badHost = await new Promise<number>((resolve, reject) => {
+      import('node:http').then(({ request }) => {
+        const req = request({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: { ...auth, host: 'evil.example', 'content-type': 'application/json' } }, (res) => resolve(res.statusCode ?? 0));
+        req.on('error', reject);
+        req.end(callTool);
+      }, reject);
+    });
+    expect(badHost).toBe(403);
+    expect((await post(served.url, 'x'.repeat(5 * 1024 * 1024), auth)).status).toBe(413);
+    expect(executions(workspace)).toBe(0);
+    // The right token works.
+    expect((await post(served.url, initialize, auth)).status).toBe(200);
+  });
+
+  it('keeps its token and state in 0600 files and removes serve.json on exit', async () => {
+    const workspace = createWorkspace();
+    const served = await serve(workspace);
+    for (const file of ['serve.json', 'serve-token']) expect(statSync(join(workspace.home, file)).mode & 0o777).toBe(0o600);
+    await served.server.stop();
+    expect(existsSync(join(workspace.home, 'serve.json'))).toBe(false);
+    // The token survives restarts (clients keep their configuration).
+    const again = await serve(workspace);
+    expect(again.token).toBe(served.token);
+  });
+
+  it('refuses a non-loopback bind without --allow-remote', async () => {
+    const workspace = createWorkspace();
+    const server = new TetherProcess(['serve', '--port', '0', '--host', '0.0.0.0'], workspace.env);
+    expect(await server.exited).toBe(2);
+    expect(server.stderr).toMatch(/--allow-remote/);
+  });
+
+  it('serves many concurrent sessions, each with its own results', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace);
+    const served = await serve(workspace);
+    const sessions = await Promise.all(Array.from({ length: 8 }, () => connect(served)));
+    const results = await Promise.all(
+      sessions.map(async (client, i) => {
+        const created = await client.callTool({ name: 'create_gameobject', arguments: { name: `Http${i}` } });
+        return (created.structuredContent as { created: { name: string } }).created.name;
+      }),
+    );
+    expect(results).toEqual(Array.from({ length: 8 }, (_, i) => `Http${i}`));
+  });
+
+  it('answers 404 for an unknown session so clients re-initialize', async () => {
+    const workspace = createWorkspace();
+    const served = await serve(workspace);
+    const response = await post(served.url, callTool, { authorization: `Bearer ${served.token}`, 'mcp-session-id': 'no-such-session' });
+    expect(response.status).toBe(404);
+  });
+
+  it('evicts the least recently used idle session when a pool is full, never a pinned one', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace, ['--build-seconds', '3']);
+    const served = await serve(workspace, ['--interactive-sessions', '2', '--session-recency-floor-ms', '0']);
+    const busy = await connect(served);
+    const building = busy.callTool({ name: 'build_player', arguments: {} }, { onprogress: () => undefined });
+    await expect.poll(async () => (await (await fetch(served.url.replace('/mcp', '/metrics'), { headers: { authorization: `Bearer ${served.token}` } })).text()).match(/tether_calls_in_flight (\d+)/)?.[1]).toBe('1');
+    const idle = await connect(served);
+    await idle.listTools();
+    await connect(served); // third: over capacity; the idle one goes, the busy (pinned) one stays
+    await expect.poll(async () => (await idle.listTools().then(() => 'alive', (e: Error) => e.message)).toString()).toMatch(/404|not known|Session/i);
+    expect((await building).isError).toBeFalsy();
+  });
+
+  it('reaps idle sessions after their TTL even without DELETE', async () => {
+    const workspace = createWorkspace();
+    const served = await serve(workspace, ['--session-idle-ms', '400']);
+    const client = await connect(served);
+    const metrics = async () => (await (await fetch(served.url.replace('/mcp', '/metrics'), { headers: { authorization: `Bearer ${served.token}` } })).text()).match(/tether_sessions\{pool="interactive"\} (\d+)/)?.[1];
+    expect(await metrics()).toBe('1');
+    await expect.poll(metrics, { timeout: 5_000 }).toBe('0');
+    await expect(client.listTools()).rejects.toThrow();
+  });
+
+  it('reports real health and Prometheus metrics', async () => {
+    const workspace = createWorkspace();
+    const served = await serve(workspace);
+    const health = () => fetch(served.url.replace('/mcp', '/healthz'), { headers: { authorization: `Bearer ${served.token}` } });
+    const down = await health();
+    expect(down.status).toBe(503);
+    expect(await down.json()).toMatchObject({ status: 'degraded', links: [{ state: expect.stringMatching(/lost|connecting/) }] });
+    await startSandbox(workspace);
+    await expect.poll(async () => (await health()).status, { timeout: 5_000 }).toBe(200);
+    const client = await connect(served);
+    await client.callTool({ name: 'get_hierarchy', arguments: {} });
+    const text = await (await fetch(served.url.replace('/mcp', '/metrics'), { headers: { authorization: `Bearer ${served.token}` } })).text();
+    expect(text).toMatch(/tether_call_duration_seconds_count\{tool="get_hierarchy",outcome="ok"\} 1/);
+    expect(text).toMatch(/tether_sessions\{pool="interactive"\} 1/);
+    expect(text).toMatch(/tether_calls_in_flight 0/);
+  });
+});
