@@ -19,19 +19,21 @@ import { callOptionsFrom } from './request-meta.js';
 import { ProgressRelay } from './progress-relay.js';
 import { STATUS_TOOL, statusResult } from './status-tool.js';
 import { errorResult, toMcpResult, toMcpTool } from './tool-results.js';
+import { TaskAwareServer, advertiseTaskSupport, registerTaskHandlers, startTask, taskCapabilities } from './tasks.js';
 
 export const SERVER_INFO = { name: 'tether', version: '0.1.0' };
 
 export type Era = 'legacy' | 'modern';
 
 export function createMcpServer(front: Front, era: Era): Server {
-  const server = new Server(SERVER_INFO, {
+  const server = new TaskAwareServer(SERVER_INFO, {
     capabilities: {
       tools: { listChanged: true },
       resources: { subscribe: true, listChanged: true },
       prompts: { listChanged: true },
       completions: {},
       logging: {},
+      ...taskCapabilities(era),
     },
     instructions:
       'Tools of a running game editor (Unity or compatible), through Tether. Long tools (builds, tests) report progress; wait for them rather than calling again. tether_status shows whether the editor is connected.',
@@ -51,10 +53,13 @@ export function createMcpServer(front: Front, era: Era): Server {
 
   server.setRequestHandler('tools/list', async () => {
     await front.catalogReady();
-    return { tools: [...front.catalog.tools.map(toMcpTool), STATUS_TOOL] };
+    return { tools: [...front.catalog.tools.map((tool) => advertiseTaskSupport(toMcpTool(tool), tool, era)), STATUS_TOOL] };
   });
 
-  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult> => {
+  server.setRequestHandler('tools/call', async function callTool(request, ctx): Promise<CallToolResult> {
+    // A call the client wants as a task runs this same handler in the background (tasks.ts).
+    const task = startTask(front, server, era, request, ctx, callTool);
+    if (task) throw task;
     const { name, arguments: args = {} } = request.params;
     if (name === STATUS_TOOL.name) return statusResult(front);
     let tool = front.catalog.tool(name);
@@ -109,6 +114,7 @@ export function createMcpServer(front: Front, era: Era): Server {
   server.setRequestHandler('completion/complete', (request, ctx) =>
     forward(() => front.link.request(METHODS.complete, request.params, front.waitMs, ctx.mcpReq.signal)),
   );
+  registerTaskHandlers(server, front, era);
   return server;
 }
 
