@@ -9,8 +9,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { Host } from '../host/host.js';
 import { registerRemoteTool, type ToolContext } from '../host/tools.js';
-import type { HostStateName, ToolResult } from '../protocol/index.js';
-import { OBJECT_TEMPLATE, PROMPTS, RESOURCES, RESOURCE_TEMPLATES } from './catalog-content.js';
+import type { HostStateName, PromptDescriptor, ResourceDescriptor, ResourceTemplateDescriptor, ToolResult } from '../protocol/index.js';
+import { PROMPTS, RESOURCES, RESOURCE_TEMPLATES } from './catalog-content.js';
+import { CONFORMANCE_PROMPTS, CONFORMANCE_RESOURCES, CONFORMANCE_RESOURCE_TEMPLATES } from './conformance-catalog.js';
 import { MainThreadBridge } from './main-thread-bridge.js';
 import type { ReloadCause } from './main-thread-messages.js';
 import { Project } from './project.js';
@@ -33,6 +34,8 @@ export interface SandboxOptions {
   pingIntervalMs?: number;
   recordsDir?: string;
   conformanceKit?: boolean;
+  /** Serve the official MCP conformance suite's fixture tools, resources and prompts. */
+  conformanceFixtures?: boolean;
   logger?: Logger;
   /** Called each time the editor (re)starts listening: after start and after every reload. */
   onReady?(info: { port: number; generation: number; instanceId: string }): void;
@@ -91,8 +94,10 @@ export class SandboxEditor {
         compileMs: this.options.compileMs ?? 1_000,
         testMs: this.options.testMs ?? 400,
         conformanceKit: this.options.conformanceKit ?? false,
+        conformanceFixtures: this.options.conformanceFixtures ?? false,
       },
       (state, expectedMs) => this.host?.setState(state, expectedMs),
+      (uri) => this.host?.resourceUpdated(uri),
     );
     const { tools, playing } = await bridge.start();
     const host = new Host({
@@ -110,25 +115,9 @@ export class SandboxEditor {
     for (const descriptor of tools) {
       host.addTool(registerRemoteTool(descriptor, (args, context) => this.runOnMainThread(descriptor.name, args, context)));
     }
-    for (const resource of RESOURCES) host.resource({ ...resource, read: () => bridge.request('read-resource', { uri: resource.uri }) as never });
-    for (const template of RESOURCE_TEMPLATES) {
-      host.resourceTemplate({
-        ...template,
-        read: (uri) => bridge.request('read-resource', { uri }) as never,
-        complete: { path: async (value) => (await bridge.request('complete', { ref: { type: 'ref/resource', uri: OBJECT_TEMPLATE }, argument: { name: 'path', value } })) as string[] },
-      });
-    }
-    for (const prompt of PROMPTS) {
-      host.prompt({
-        ...prompt,
-        get: (args) => bridge.request('get-prompt', { name: prompt.name, arguments: args }) as never,
-        complete: Object.fromEntries(
-          (prompt.arguments ?? []).map((argument) => [
-            argument.name,
-            async (value: string) => (await bridge.request('complete', { ref: { type: 'ref/prompt', name: prompt.name }, argument: { name: argument.name, value } })) as string[],
-          ]),
-        ),
-      });
+    registerCatalog(host, bridge, { resources: RESOURCES, templates: RESOURCE_TEMPLATES, prompts: PROMPTS });
+    if (this.options.conformanceFixtures) {
+      registerCatalog(host, bridge, { resources: CONFORMANCE_RESOURCES, templates: CONFORMANCE_RESOURCE_TEMPLATES, prompts: CONFORMANCE_PROMPTS });
     }
     this.bridge = bridge;
     this.host = host;
@@ -170,6 +159,37 @@ export class SandboxEditor {
       if (!this.stopped) await this.boot();
     })().finally(() => {
       this.reloading = undefined;
+    });
+  }
+}
+
+/**
+ * Registers resources, templates and prompts on the host: the descriptors are static (listed
+ * even while the main thread is blocked), reads, prompts and completions go to the main thread.
+ */
+function registerCatalog(
+  host: Host,
+  bridge: MainThreadBridge,
+  catalog: { resources: ResourceDescriptor[]; templates: ResourceTemplateDescriptor[]; prompts: PromptDescriptor[] },
+): void {
+  const complete = async (ref: Record<string, string>, name: string, value: string): Promise<string[]> =>
+    (await bridge.request('complete', { ref, argument: { name, value } })) as string[];
+  for (const resource of catalog.resources) host.resource({ ...resource, read: () => bridge.request('read-resource', { uri: resource.uri }) as never });
+  for (const template of catalog.templates) {
+    const variables = [...template.uriTemplate.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string);
+    host.resourceTemplate({
+      ...template,
+      read: (uri) => bridge.request('read-resource', { uri }) as never,
+      complete: Object.fromEntries(variables.map((name) => [name, (value: string) => complete({ type: 'ref/resource', uri: template.uriTemplate }, name, value)])),
+    });
+  }
+  for (const prompt of catalog.prompts) {
+    host.prompt({
+      ...prompt,
+      get: (args) => bridge.request('get-prompt', { name: prompt.name, arguments: args }) as never,
+      complete: Object.fromEntries(
+        (prompt.arguments ?? []).map((argument) => [argument.name, (value: string) => complete({ type: 'ref/prompt', name: prompt.name }, argument.name, value)]),
+      ),
     });
   }
 }

@@ -31,6 +31,8 @@ export class MainThreadBridge {
   constructor(
     private readonly settings: MainThreadSettings,
     private readonly onState: (state: HostStateName, expectedMs?: number) => void = () => undefined,
+    /** A resource the main thread changed: the network side tells its subscribers. */
+    private readonly onResourceUpdated: (uri: string) => void = () => undefined,
   ) {}
 
   /** Starts the main thread and waits for its tool list. */
@@ -125,8 +127,10 @@ export class MainThreadBridge {
       case 'state':
         this.onState(message.state, message.expectedMs);
         break;
-      case 'ready':
       case 'resource-updated':
+        this.onResourceUpdated(message.uri);
+        break;
+      case 'ready':
         break;
     }
   }

@@ -16,6 +16,11 @@ export interface MainThreadSettings {
   testMs: number;
   /** Expose the host conformance kit tools (docs/protocol.md, "Optional conformance kit"). */
   conformanceKit: boolean;
+  /**
+   * Expose the fixture tools, resources and prompts of the official MCP conformance suite
+   * (@modelcontextprotocol/conformance), so `tether serve` can be tested with it.
+   */
+  conformanceFixtures: boolean;
 }
 
 export interface WireFailure {

@@ -4,13 +4,15 @@
  * reload; what must survive is on disk under the project.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { TetherError, type ElicitResult, type ToolDescriptor } from '../protocol/index.js';
+import { TetherError, type CompleteParams, type ElicitResult, type ToolDescriptor } from '../protocol/index.js';
 import { toJsonSchema, toToolResult, type ToolReturn } from '../host/tools.js';
 import { complete, getPrompt, readResource } from './catalog-content.js';
+import { ConformanceState, completeConformance, getConformancePrompt, isConformancePrompt, isConformanceRef, isConformanceUri, readConformanceResource } from './conformance-catalog.js';
 import { ConsoleLog } from './console-log.js';
 import { CANCEL_FLAG, type FromMainThread, type MainThreadSettings, type ReloadCause, type ToMainThread, type WireFailure } from './main-thread-messages.js';
 import { Project } from './project.js';
 import { Scene } from './scene.js';
+import { conformanceFixtures } from './tools/conformance-fixtures.js';
 import { conformanceKit } from './tools/conformance-kit.js';
 import { consoleTools } from './tools/console-tools.js';
 import { loadCompiledTools } from './tools/custom-tools.js';
@@ -27,6 +29,8 @@ const project = new Project(settings.projectRoot);
 const scene = new Scene(project);
 const console = new ConsoleLog(project);
 let playing = project.readJson<{ playing?: boolean }>(project.editorStatePath, {}).playing ?? false;
+/** Only with --conformance-fixtures: the official MCP conformance suite's fixtures. */
+const fixtures = settings.conformanceFixtures ? new ConformanceState() : undefined;
 
 const tools = new Map<string, SandboxTool>(
   [
@@ -37,6 +41,7 @@ const tools = new Map<string, SandboxTool>(
     screenshotTool,
     ...loadCompiledTools(project),
     ...(settings.conformanceKit ? conformanceKit : []),
+    ...(fixtures ? conformanceFixtures(fixtures) : []),
   ].map((tool) => [tool.name, tool]),
 );
 
@@ -93,6 +98,7 @@ function contextFor(callId: string, reload: { cause?: ReloadCause }): MainThread
     },
     progress: (update) => post({ type: 'progress', callId, ...update }),
     log: (level, data) => post({ type: 'log', callId, level, data }),
+    resourceUpdated: (uri) => post({ type: 'resource-updated', uri }),
     elicit: (message, requestedSchema) => ask(callId, 'elicit', { message, requestedSchema }) as Promise<ElicitResult>,
     sample: (params) => ask(callId, 'sample', params),
     announce: (state, expectedMs) => post({ type: 'state', state, ...(expectedMs === undefined ? {} : { expectedMs }) }),
@@ -155,9 +161,17 @@ port.on('message', (message: ToMainThread) => {
     case 'request': {
       const state = { scene, console };
       const p = message.payload;
-      if (message.kind === 'read-resource') answerRequest(message.id, () => readResource(String(p.uri), state));
-      else if (message.kind === 'complete') answerRequest(message.id, () => complete(p as never, state));
-      else answerRequest(message.id, () => getPrompt(String(p.name), (p.arguments ?? {}) as Record<string, string>, state));
+      if (message.kind === 'read-resource') {
+        const uri = String(p.uri);
+        answerRequest(message.id, () => (fixtures && isConformanceUri(uri) ? readConformanceResource(uri, fixtures) : readResource(uri, state)));
+      } else if (message.kind === 'complete') {
+        const params = p as unknown as CompleteParams;
+        answerRequest(message.id, () => (fixtures && isConformanceRef(params.ref) ? completeConformance(params) : complete(params, state)));
+      } else {
+        const name = String(p.name);
+        const args = (p.arguments ?? {}) as Record<string, string>;
+        answerRequest(message.id, () => (fixtures && isConformancePrompt(name) ? getConformancePrompt(name, args) : getPrompt(name, args, state)));
+      }
       break;
     }
     case 'answer': {

@@ -18,6 +18,7 @@ export interface SandboxCommandOptions {
   retentionMs?: number;
   maxConnections?: number;
   conformanceKit?: boolean;
+  conformanceFixtures?: boolean;
   logLevel?: string;
 }
 
@@ -38,6 +39,7 @@ export async function run(options: SandboxCommandOptions): Promise<SandboxEditor
       retentionMs: options.retentionMs,
       maxConnections: options.maxConnections,
       conformanceKit: options.conformanceKit,
+      conformanceFixtures: options.conformanceFixtures,
     }),
     logger,
     // One JSON line per (re)load on stdout, for scripts and tests to wait on.

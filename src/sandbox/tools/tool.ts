@@ -21,6 +21,8 @@ export interface MainThreadContext {
   log(level: 'debug' | 'info' | 'warning' | 'error', data: unknown): void;
   elicit(message: string, requestedSchema: Record<string, unknown>): Promise<ElicitResult>;
   sample(params: Record<string, unknown>): Promise<unknown>;
+  /** Tells the clients subscribed to `uri` that the resource changed. */
+  resourceUpdated(uri: string): void;
   /** Tells every client what the editor is doing (e.g. compiling for about `expectedMs`). */
   announce(state: HostStateName, expectedMs?: number): void;
   /** After this call's result is journaled, the domain reloads. */
