@@ -11,6 +11,7 @@ import { createMcpHandler, type Server } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { Front } from '../mcp/front.js';
 import { createMcpServer } from '../mcp/mcp-server.js';
+import { SessionEventStore } from './event-store.js';
 import type { FrontPool } from './front-pool.js';
 import type { ServeMetrics } from './metrics.js';
 import type { EndReason, ManagedSession, SessionRegistry } from './session-registry.js';
@@ -86,6 +87,9 @@ export class McpEndpoint {
     const id = randomUUID();
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
+      // Resumable streams: a client whose SSE stream dropped comes back with Last-Event-ID.
+      eventStore: new SessionEventStore(),
+      retryInterval: 1_000,
       onsessionclosed: (closed) => void this.deps.registry.delete(closed, 'deleted'),
     });
     const server = createMcpServer(front, 'legacy');
