@@ -20,12 +20,11 @@ export const PROJECT_HEADER = 'x-tether-project';
 export const POOL_HEADER = 'x-tether-pool';
 export type PoolName = 'interactive' | 'ephemeral';
 
-/** One 2025-era MCP session: its SDK server and transport, bound to a front. */
+/** One 2025-era MCP session: its SDK server (bound to a front, see tether_use_host) and transport. */
 export class HttpSession implements ManagedSession {
   constructor(
     readonly id: string,
     readonly pool: PoolName,
-    readonly front: Front,
     readonly server: Server,
     readonly transport: NodeStreamableHTTPServerTransport,
   ) {}
@@ -92,9 +91,9 @@ export class McpEndpoint {
       retryInterval: 1_000,
       onsessionclosed: (closed) => void this.deps.registry.delete(closed, 'deleted'),
     });
-    const server = createMcpServer(front, 'legacy');
+    const server = createMcpServer(front, 'legacy', { resolveFront: (project) => this.deps.fronts.get(project) });
     await server.connect(transport);
-    const evicted = this.deps.registry.put(id, pool, new HttpSession(id, pool, front, server, transport));
+    const evicted = this.deps.registry.put(id, pool, new HttpSession(id, pool, server, transport));
     if (evicted.length > 0) this.deps.logger.info({ evicted, pool }, 'sessions evicted to make room');
     await transport.handleRequest(req, res, body);
   }

@@ -18,6 +18,7 @@ import type { Front } from './front.js';
 import { callOptionsFrom } from './request-meta.js';
 import { ProgressRelay } from './progress-relay.js';
 import { STATUS_TOOL, statusResult } from './status-tool.js';
+import { USE_HOST_TOOL, useHostResult } from './use-host-tool.js';
 import { errorResult, toMcpResult, toMcpTool } from './tool-results.js';
 import { TaskAwareServer, advertiseTaskSupport, registerTaskHandlers, startTask, taskCapabilities } from './tasks.js';
 
@@ -25,7 +26,12 @@ export const SERVER_INFO = { name: 'tether', version: '0.1.0' };
 
 export type Era = 'legacy' | 'modern';
 
-export function createMcpServer(front: Front, era: Era): Server {
+export interface McpServerOptions {
+  /** Offered on HTTP sessions: lets a session rebind to another project's editor (tether_use_host). */
+  resolveFront?(project: string): Front;
+}
+
+export function createMcpServer(front: Front, era: Era, options: McpServerOptions = {}): Server {
   const server = new TaskAwareServer(SERVER_INFO, {
     capabilities: {
       tools: { listChanged: true },
@@ -39,21 +45,46 @@ export function createMcpServer(front: Front, era: Era): Server {
       'Tools of a running game editor (Unity or compatible), through Tether. Long tools (builds, tests) report progress; wait for them rather than calling again. tether_status shows whether the editor is connected.',
   });
   const subscriptions = new Set<string>();
+  /** Questions from editor tools still waiting on this client; declined if it goes away. */
+  const openQuestions = new Set<(answer: ElicitResult) => void>();
   const onResourceUpdated = (uri: string): void => {
     if (subscriptions.has(uri)) server.sendResourceUpdated({ uri }).catch(() => undefined);
   };
-  front.servers.add(server);
-  front.link.on('resourceUpdated', onResourceUpdated);
-  server.onclose = () => {
-    front.servers.delete(server);
-    front.link.off('resourceUpdated', onResourceUpdated);
-    for (const uri of subscriptions) void front.unsubscribe(uri);
-    subscriptions.clear();
+  const attach = (to: Front): void => {
+    to.servers.add(server);
+    to.link.on('resourceUpdated', onResourceUpdated);
   };
+  const detach = (from: Front): void => {
+    from.servers.delete(server);
+    from.link.off('resourceUpdated', onResourceUpdated);
+    for (const uri of subscriptions) void from.unsubscribe(uri);
+  };
+  attach(front);
+  server.onclose = () => {
+    detach(front);
+    subscriptions.clear();
+    // Resolved as declined, never with a made-up answer that a model would read.
+    for (const decline of openQuestions) decline({ action: 'decline' });
+    openQuestions.clear();
+  };
+  const ask = (question: Promise<ElicitResult>): Promise<ElicitResult> =>
+    new Promise((resolve, reject) => {
+      const settle = (answer: ElicitResult): void => {
+        openQuestions.delete(settle);
+        resolve(answer);
+      };
+      openQuestions.add(settle);
+      question.then(settle, (error: unknown) => {
+        openQuestions.delete(settle);
+        reject(error as Error);
+      });
+    });
 
   server.setRequestHandler('tools/list', async () => {
     await front.catalogReady();
-    return { tools: [...front.catalog.tools.map((tool) => advertiseTaskSupport(toMcpTool(tool), tool, era)), STATUS_TOOL] };
+    return {
+      tools: [...front.catalog.tools.map((tool) => advertiseTaskSupport(toMcpTool(tool), tool, era)), STATUS_TOOL, ...(options.resolveFront ? [USE_HOST_TOOL] : [])],
+    };
   });
 
   server.setRequestHandler('tools/call', async function callTool(request, ctx): Promise<CallToolResult> {
@@ -62,6 +93,17 @@ export function createMcpServer(front: Front, era: Era): Server {
     if (task) throw task;
     const { name, arguments: args = {} } = request.params;
     if (name === STATUS_TOOL.name) return statusResult(front);
+    if (name === USE_HOST_TOOL.name && options.resolveFront) {
+      const next = options.resolveFront(String(args.project ?? ''));
+      if (next !== front) {
+        detach(front);
+        front = next;
+        attach(front);
+        for (const uri of subscriptions) void front.subscribe(uri).catch(() => undefined);
+        void server.sendToolListChanged().catch(() => undefined);
+      }
+      return useHostResult(front, ctx.mcpReq.signal);
+    }
     let tool = front.catalog.tool(name);
     if (!tool) {
       // The mirror may be stale (or empty on a first run): reach the editor and look again.
@@ -78,7 +120,7 @@ export function createMcpServer(front: Front, era: Era): Server {
     const relay = new ProgressRelay(ctx, front.keepaliveMs, () => front.waitingMessage());
     try {
       front.catalog.validate(tool, args);
-      const outcome = await front.call(tool, args, { ...callOptionsFrom(request.params._meta), signal: ctx.mcpReq.signal, listener: listenerFor(ctx, era, relay) });
+      const outcome = await front.call(tool, args, { ...callOptionsFrom(request.params._meta), signal: ctx.mcpReq.signal, listener: listenerFor(ctx, era, relay, ask) });
       // A call that reloaded the editor (a compile) may have changed the tools: let the
       // mirror catch up first, so a tools/list right after this answer is already current.
       await front.catalog.settled();
@@ -119,7 +161,7 @@ export function createMcpServer(front: Front, era: Era): Server {
 }
 
 /** Routes the host's progress, logs and questions for one call to the MCP request. */
-function listenerFor(ctx: ServerContext, era: Era, relay: ProgressRelay): CallListener {
+function listenerFor(ctx: ServerContext, era: Era, relay: ProgressRelay, ask: (question: Promise<ElicitResult>) => Promise<ElicitResult>): CallListener {
   return {
     progress: (update: CallProgress) => relay.forward(update),
     log: (message) => {
@@ -127,7 +169,7 @@ function listenerFor(ctx: ServerContext, era: Era, relay: ProgressRelay): CallLi
     },
     elicit: async ({ message, requestedSchema }) => {
       if (era !== 'legacy') throw modernCannotAsk('a question');
-      return (await ctx.mcpReq.elicitInput({ message, requestedSchema: requestedSchema as never })) as ElicitResult;
+      return ask(ctx.mcpReq.elicitInput({ message, requestedSchema: requestedSchema as never }) as Promise<ElicitResult>);
     },
     sample: async (params) => {
       if (era !== 'legacy') throw modernCannotAsk('a sampling request');
