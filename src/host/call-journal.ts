@@ -31,6 +31,11 @@ export interface JournalEntry {
   deadlineMs?: number;
   /** Set when this callId shares the execution of an identical call already in flight. */
   aliasOf?: string;
+  /**
+   * Kept in memory only. Read-only calls need no durable record: running one again after a
+   * restart is harmless, and skipping the disk keeps them fast.
+   */
+  volatile?: true;
   result?: ToolResult;
   error?: JournalError;
 }
@@ -152,6 +157,7 @@ export class CallJournal {
   /** Records the entry's current state durably. */
   save(entry: JournalEntry): void {
     this.entries.set(entry.callId, entry);
+    if (entry.volatile) return;
     this.store.save(entry);
     if (++this.writesSinceCompaction > Math.max(256, this.entries.size * 4)) this.compact();
   }
@@ -174,6 +180,6 @@ export class CallJournal {
 
   private compact(): void {
     this.writesSinceCompaction = 0;
-    this.store.rewrite([...this.entries.values()]);
+    this.store.rewrite([...this.entries.values()].filter((entry) => !entry.volatile));
   }
 }

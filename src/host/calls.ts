@@ -129,6 +129,7 @@ export class CallManager {
       state: 'queued',
       queuedAt: Date.now(),
       ...(deadlineMs === undefined ? {} : { deadlineMs }),
+      ...(tool.descriptor.annotations.readOnlyHint ? { volatile: true as const } : {}),
     };
     const twin = this.inFlight.get(argsHash);
     const policy = duplicatePolicyOf(tool.descriptor);

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -129,5 +129,24 @@ describe('Host', () => {
       code: 'UNSUPPORTED_VERSION',
       data: { supported: [1] },
     });
+  });
+});
+
+describe('journal durability', () => {
+  it('writes side-effecting calls to the journal file, and keeps read-only ones in memory only', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'tether-journal-'));
+    const journalPath = join(home, 'journal.jsonl');
+    const host = new Host({ kind: 'test', name: 'T', version: '1', projectPath: home, recordsDir: join(home, 'hosts'), journalPath });
+    host.tool({ name: 'look', description: 'reads', annotations: { readOnlyHint: true }, handler: () => 'seen' });
+    host.tool({ name: 'touch', description: 'writes', handler: () => 'done' });
+    await host.start();
+    cleanups.push(() => host.close());
+    const { rpc } = await connect(host);
+    await rpc.request(METHODS.callStart, { callId: 'r1', tool: 'look' });
+    await rpc.request(METHODS.callStart, { callId: 'w1', tool: 'touch' });
+    const lines = readFileSync(journalPath, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { callId: string; state: string });
+    expect(lines.map((l) => `${l.callId}:${l.state}`)).toEqual(['w1:queued', 'w1:running', 'w1:completed']);
+    // The read-only call is still replayed by callId while the host lives.
+    expect(await rpc.request(METHODS.callStart, { callId: 'r1', tool: 'look' })).toMatchObject({ replayed: true });
   });
 });
