@@ -1,0 +1,134 @@
+/**
+ * Framing, with hand-written frames on raw sockets: frames split and merged across writes,
+ * the size and header limits, bodies that are not JSON, stalled frames and idle connections.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { METHODS } from '../protocol/index.js';
+import { assert, expectWireError, show } from './assertions.js';
+import { CheckSkipped } from './errors.js';
+import { helloFrame, request, type RawConnection } from './raw-connection.js';
+import type { Check, CheckContext } from './types.js';
+
+/** Longer frame timeouts would make the timeout checks slow; the host can be started with a short one. */
+const MAX_TESTABLE_FRAME_TIMEOUT_MS = 5_000;
+
+/** A raw connection that has completed the handshake. */
+async function authenticated({ target, raw }: CheckContext): Promise<RawConnection> {
+  const connection = await raw();
+  const response = await connection.hello(target.token);
+  assert(!('error' in response), `the hello was refused: ${show('error' in response ? response.error : undefined)}`);
+  return connection;
+}
+
+function frameTimeoutOf({ hello }: CheckContext): number {
+  const { frameTimeoutMs } = hello.limits;
+  if (frameTimeoutMs > MAX_TESTABLE_FRAME_TIMEOUT_MS) {
+    throw new CheckSkipped(`the host's frameTimeoutMs is ${frameTimeoutMs} ms (over ${MAX_TESTABLE_FRAME_TIMEOUT_MS}); start it with a shorter one (sandbox: --frame-timeout-ms 500)`);
+  }
+  return frameTimeoutMs;
+}
+
+async function expectPong(connection: RawConnection, id: number, what: string): Promise<void> {
+  await connection.write(request(id, METHODS.ping));
+  const response = await connection.response(id, what);
+  assert('result' in response, `${what}: ping failed with ${show('error' in response ? response.error : undefined)}`);
+}
+
+export const framingChecks: readonly Check[] = [
+  {
+    id: 'framing.byte-by-byte',
+    requirement: 'FR-1',
+    title: 'a hello sent in 1-byte writes is answered',
+    async run({ target, raw }) {
+      const connection = await raw();
+      await connection.writeBytewise(helloFrame('bytewise', target.token));
+      const response = await connection.response('bytewise', 'the answer to a hello written byte by byte');
+      assert('result' in response, `the hello failed: ${show('error' in response ? response.error : undefined)}`);
+    },
+  },
+  {
+    id: 'framing.merged-frames',
+    requirement: 'FR-2',
+    title: 'two frames in one write are both answered',
+    async run(context) {
+      const connection = await authenticated(context);
+      await connection.write(Buffer.concat([request(2, METHODS.ping), request(3, METHODS.toolsList)]));
+      const ping = await connection.response(2, 'the answer to the first frame (ping)');
+      const list = await connection.response(3, 'the answer to the second frame (tools/list)');
+      assert('result' in ping, `ping failed: ${show(ping)}`);
+      assert('result' in list, `tools/list failed: ${show(list)}`);
+    },
+  },
+  {
+    id: 'framing.frame-too-large',
+    requirement: 'FR-3',
+    title: 'a header announcing more than limits.maxFrameBytes gets FRAME_TOO_LARGE, then the connection closes',
+    async run(context) {
+      const connection = await authenticated(context);
+      // The header alone must be refused: a host that waited for the body would buffer it first.
+      await connection.write(`Content-Length: ${context.hello.limits.maxFrameBytes + 1}\r\n\r\n`);
+      const error = await connection.streamError('the error frame for an oversize frame');
+      expectWireError(error.error, 'FRAME_TOO_LARGE', 'an oversize frame header');
+      await connection.expectClose('after an oversize frame header');
+    },
+  },
+  {
+    id: 'framing.header-invalid',
+    requirement: 'FR-4',
+    title: 'a malformed header gets HEADER_INVALID, then the connection closes',
+    async run(context) {
+      const connection = await authenticated(context);
+      await connection.write('Content-Length: twelve\r\n\r\n{"jsonrpc":"2.0"}');
+      const error = await connection.streamError('the error frame for a malformed header');
+      expectWireError(error.error, 'HEADER_INVALID', 'a malformed header');
+      await connection.expectClose('after a malformed header');
+    },
+  },
+  {
+    id: 'framing.parse-error',
+    requirement: 'FR-5',
+    title: 'a body that is not JSON gets PARSE_ERROR and the connection keeps serving',
+    async run(context) {
+      const connection = await authenticated(context);
+      const body = Buffer.from('{"jsonrpc":"2.0","id":7,', 'utf8');
+      await connection.write(Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]));
+      const error = await connection.streamError('the PARSE_ERROR response');
+      expectWireError(error.error, 'PARSE_ERROR', 'a body that is not JSON');
+      await expectPong(connection, 8, 'a ping after the PARSE_ERROR');
+      assert(!connection.isClosed, 'the host closed the connection after a PARSE_ERROR');
+    },
+  },
+  {
+    id: 'framing.frame-timeout',
+    requirement: 'FR-6',
+    title: 'a partial frame stalled for limits.frameTimeoutMs gets FRAME_TIMEOUT, then the connection closes',
+    timeoutMs: 15_000,
+    async run(context) {
+      const frameTimeoutMs = frameTimeoutOf(context);
+      const connection = await authenticated(context);
+      await connection.write('Content-Length: 64\r\n\r\n{"jsonrpc":"2.0",');
+      const stalledAt = Date.now();
+      const error = await connection.streamError('the FRAME_TIMEOUT error frame', frameTimeoutMs * 2 + 1_000);
+      const elapsed = Date.now() - stalledAt;
+      expectWireError(error.error, 'FRAME_TIMEOUT', 'a stalled partial frame');
+      // Timers never fire early; a little slack covers clock granularity.
+      assert(elapsed >= frameTimeoutMs - 20, `FRAME_TIMEOUT came after ${elapsed} ms, before the advertised ${frameTimeoutMs} ms`);
+      await connection.expectClose('after FRAME_TIMEOUT');
+    },
+  },
+  {
+    id: 'framing.idle-connection',
+    requirement: 'FR-7',
+    title: 'a connection idle for longer than frameTimeoutMs stays open',
+    timeoutMs: 15_000,
+    async run(context) {
+      const frameTimeoutMs = frameTimeoutOf(context);
+      const connection = await authenticated(context);
+      // Nothing to wait for: the check is that nothing happens while the connection is idle.
+      const idleMs = Math.round(frameTimeoutMs * 1.5) + 100;
+      const closedEarly = await Promise.race([connection.closed.then(() => true), delay(idleMs, false)]);
+      assert(!closedEarly, `the host closed an idle connection (no partial frame) within ${idleMs} ms`);
+      await expectPong(connection, 2, `a ping after ${idleMs} ms idle`);
+    },
+  },
+];

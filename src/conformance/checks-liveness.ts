@@ -1,0 +1,56 @@
+/** Liveness: the host answers ping at once, even while its main thread is blocked. */
+import { METHODS } from '../protocol/index.js';
+import { assert, assertEqual, isRecord, show, within } from './assertions.js';
+import { KIT, startBlock } from './kit.js';
+import type { Session } from './session.js';
+import type { Check } from './types.js';
+
+const PROMPT_MS = 1_000;
+
+/** Pings and returns how long the answer took; fails past PROMPT_MS. */
+async function timedPing(session: Session, what: string): Promise<number> {
+  const sentAt = Date.now();
+  const answer = await within(session.request(METHODS.ping), PROMPT_MS, what);
+  assert(isRecord(answer), `${what}: ping must answer an object, got ${show(answer)}`);
+  return Date.now() - sentAt;
+}
+
+export const livenessChecks: readonly Check[] = [
+  {
+    id: 'liveness.ping',
+    requirement: 'LV-1',
+    title: 'ping is answered',
+    async run({ connect }) {
+      await timedPing(await connect(), 'ping');
+    },
+  },
+  {
+    id: 'liveness.ping-while-blocked',
+    requirement: 'LV-2',
+    title: 'ping is answered within 1 s while the main thread is blocked',
+    needs: [KIT.block],
+    async run(context) {
+      const blocked = await context.connect();
+      const block = await startBlock(context, blocked, 3_000);
+      const other = await context.connect();
+      await timedPing(other, 'ping on another connection while the main thread is blocked');
+      await timedPing(blocked, 'ping on the connection whose call blocks the main thread');
+      // Only meaningful if the block was still holding the main thread when the pings were answered.
+      assertEqual((await other.status(block.callId)).state, 'running', 'the blocking call after the pings');
+    },
+  },
+  {
+    id: 'liveness.serving-while-blocked',
+    requirement: 'LV-3',
+    title: 'tools/list and calls/status are answered within 1 s while the main thread is blocked',
+    needs: [KIT.block],
+    async run(context) {
+      const block = await startBlock(context, await context.connect(), 3_000);
+      const other = await context.connect();
+      const list = await within(other.request(METHODS.toolsList), PROMPT_MS, 'tools/list while the main thread is blocked');
+      assert(isRecord(list) && Array.isArray(list.tools), `tools/list must answer { tools: [...] }, got ${show(list)}`);
+      const status = await within(other.status(block.callId), PROMPT_MS, 'calls/status while the main thread is blocked');
+      assertEqual(status.state, 'running', 'calls/status of the blocking call');
+    },
+  },
+];

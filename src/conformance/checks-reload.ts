@@ -1,0 +1,94 @@
+/**
+ * Domain reloads: the host announces them (state "reloading", then a bye), goes away, comes
+ * back, and still knows every finished call by its callId, including the call that
+ * triggered the reload, whose answer could not be delivered on the connection it closed.
+ */
+import { Bye, HostStateNotice, METHODS, type CallStartResult } from '../protocol/index.js';
+import { assert, assertEqual, expectRejection, isRecord, settle, show, within, type Outcome } from './assertions.js';
+import { KIT, readCounter, uniqueId } from './kit.js';
+import type { Notice, Session } from './session.js';
+import { HOST_BACK_TIMEOUT_MS } from './target.js';
+import type { Check, CheckContext } from './types.js';
+
+/** From the reload request to the connection closing: the host finishes the call, says bye, and hangs up. */
+const GOODBYE_MS = 10_000;
+const RELOAD_CHECK_MS = HOST_BACK_TIMEOUT_MS + 2 * GOODBYE_MS;
+
+interface Reload {
+  params: { callId: string; tool: string; arguments: Record<string, never> };
+  /** calls/start of the reload call: a result, or CONNECTION_CLOSED when the bye came first. */
+  outcome: Outcome<CallStartResult>;
+}
+
+/**
+ * Triggers a reload through `session` and waits until the host has closed it. Whatever the
+ * check concludes, it ends only once the host is back, so the next check finds a host.
+ */
+async function reloadThrough(context: CheckContext, session: Session): Promise<Reload> {
+  const params = { callId: uniqueId('reload'), tool: KIT.reload, arguments: {} };
+  context.defer(() => context.waitForHostBack());
+  const pending = settle(session.start(params));
+  await within(session.closed, GOODBYE_MS, 'the host closing the connection for the reload');
+  const outcome = await pending;
+  if (!outcome.ok) await expectRejection(outcome, 'CONNECTION_CLOSED', 'calls/start of the reload call');
+  return { params, outcome };
+}
+
+function byeOf(notices: readonly Notice[]): Bye {
+  const notice = notices.find((n) => n.method === METHODS.bye);
+  assert(notice, `the connection closed without a ${METHODS.bye} (notifications: ${show(notices.map((n) => n.method))})`);
+  const parsed = Bye.safeParse(notice.params);
+  assert(parsed.success, `a malformed bye: ${show(notice.params)}`);
+  assertEqual(parsed.data.reason, 'reload', 'the bye reason');
+  return parsed.data;
+}
+
+export const reloadChecks: readonly Check[] = [
+  {
+    id: 'state.reloading',
+    requirement: 'SN-1',
+    title: 'a reload is announced with state "reloading" (and expectedMs), then a bye with reason "reload"',
+    needs: [KIT.reload],
+    timeoutMs: RELOAD_CHECK_MS,
+    async run(context) {
+      const session = await context.connect();
+      await reloadThrough(context, session);
+      const { notices } = session;
+      const byeAt = notices.findIndex((n) => n.method === METHODS.bye);
+      byeOf(notices);
+      const stateAt = notices.findIndex((n) => n.method === METHODS.hostState && isRecord(n.params) && n.params.state === 'reloading');
+      assert(stateAt >= 0, `no ${METHODS.hostState} "reloading" before the bye (notifications: ${show(notices.map((n) => n.method))})`);
+      assert(stateAt < byeAt, `the "reloading" state came after the bye`);
+      const parsed = HostStateNotice.safeParse(notices[stateAt]?.params);
+      assert(parsed.success, `a malformed ${METHODS.hostState}: ${show(notices[stateAt]?.params)}`);
+      const state = parsed.data;
+      assert(typeof state.expectedMs === 'number' && state.expectedMs >= 0, `the "reloading" state must say how long the host expects to be away (expectedMs): ${show(state)}`);
+    },
+  },
+  {
+    id: 'reload.retention',
+    requirement: 'RL-1',
+    title: 'after a reload, a finished call and the reload call itself replay by callId (attachOnly)',
+    needs: [KIT.count, KIT.read, KIT.reload],
+    timeoutMs: RELOAD_CHECK_MS,
+    async run(context) {
+      const before = await context.connect();
+      const key = uniqueId('retention');
+      const counted = { callId: uniqueId('retention-count'), tool: KIT.count, arguments: { key } };
+      const original = await before.start(counted);
+      const reload = await reloadThrough(context, before);
+      byeOf(before.notices);
+      await context.waitForHostBack();
+
+      const after = await context.connect();
+      const replayed = await after.start({ ...counted, attachOnly: true });
+      assert(replayed.replayed, `the count call after the reload must be replayed: ${show(replayed)}`);
+      assertEqual(replayed.result, original.result, 'the count result after the reload (vs. before)');
+      const reloadResult = await after.start({ ...reload.params, attachOnly: true });
+      assert(reloadResult.replayed, `the reload call must be replayed after the reload: ${show(reloadResult)}`);
+      assert(!reloadResult.result.isError, `the reload call's stored result is an error: ${show(reloadResult.result)}`);
+      if (reload.outcome.ok) assertEqual(reloadResult.result, reload.outcome.value.result, 'the reload result (vs. the one delivered before the bye)');
+      assertEqual(await readCounter(after, key), 1, `counter "${key}" (the count call must not run again)`);
+    },
+  },
+];

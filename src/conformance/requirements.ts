@@ -1,0 +1,47 @@
+/**
+ * What a Tether host must do, one line per requirement. Every requirement is covered by at
+ * least one check in the manifest (a test enforces it), so this list is the suite's scope.
+ */
+export interface Requirement {
+  readonly id: string;
+  readonly text: string;
+}
+
+export const REQUIREMENTS = [
+  { id: 'HS-1', text: 'A valid hello returns protocolVersion, host identity, capabilities, limits, heartbeatMs, state and connectionId.' },
+  { id: 'HS-2', text: 'A hello with a wrong token is refused with UNAUTHORIZED, then the connection closes.' },
+  { id: 'HS-3', text: 'A hello with an unsupported protocol version is refused with UNSUPPORTED_VERSION listing the supported ones, then the connection closes.' },
+  { id: 'HS-4', text: 'A request before the hello is refused with HANDSHAKE_REQUIRED, then the connection closes.' },
+  { id: 'HS-5', text: 'Nothing sent before the hello is processed, even when pipelined with it.' },
+  { id: 'FR-1', text: 'A frame delivered in 1-byte writes is decoded and answered.' },
+  { id: 'FR-2', text: 'Several frames in one write are each decoded and answered.' },
+  { id: 'FR-3', text: 'A frame header announcing more than limits.maxFrameBytes gets a FRAME_TOO_LARGE error frame, then the connection closes.' },
+  { id: 'FR-4', text: 'A malformed frame header gets a HEADER_INVALID error frame, then the connection closes.' },
+  { id: 'FR-5', text: 'A frame whose body is not JSON gets a PARSE_ERROR response and the connection keeps serving.' },
+  { id: 'FR-6', text: 'A partial frame stalled for limits.frameTimeoutMs gets a FRAME_TIMEOUT error frame, then the connection closes.' },
+  { id: 'FR-7', text: 'An idle connection (no partial frame) is never closed by the frame timeout.' },
+  { id: 'TL-1', text: 'tools/list returns descriptors with name, description, inputSchema, annotations and execution.' },
+  { id: 'TL-2', text: 'A call to an unknown tool fails with UNKNOWN_TOOL.' },
+  { id: 'TL-3', text: 'A call with invalid arguments fails with INVALID_ARGUMENTS naming the field (data.field).' },
+  { id: 'LV-1', text: 'ping is answered.' },
+  { id: 'LV-2', text: 'ping is answered within 1 s while the main thread is blocked.' },
+  { id: 'LV-3', text: 'tools/list and calls/status are answered within 1 s while the main thread is blocked.' },
+  { id: 'AM-1', text: 'Concurrent calls/start with one callId run the tool once and all get its result.' },
+  { id: 'AM-2', text: 'A repeat of a finished callId returns the stored result with replayed: true, without running again.' },
+  { id: 'AM-3', text: 'Reusing a callId with other arguments fails with CALL_ID_CONFLICT.' },
+  { id: 'AM-4', text: 'attachOnly for a callId the host does not know fails with UNKNOWN_CALL and runs nothing.' },
+  { id: 'AM-5', text: 'A repeat of a callId from another connection attaches to the same call.' },
+  { id: 'ST-1', text: 'calls/status of a running call reports state running.' },
+  { id: 'ST-2', text: 'calls/status of a queued call reports state queued with its position.' },
+  { id: 'ST-3', text: 'calls/status of an unknown callId fails with UNKNOWN_CALL.' },
+  { id: 'CN-1', text: 'A cancelled queued call never runs and its calls/start fails with CANCELLED.' },
+  { id: 'CN-2', text: 'A cancelled running call ends with CANCELLED well before it would have finished.' },
+  { id: 'CN-3', text: 'Cancels of queued calls are answered while the main thread is blocked.' },
+  { id: 'PG-1', text: 'While the main thread is blocked, a running call hears heartbeat progress at least every heartbeatMs.' },
+  { id: 'PG-2', text: 'A queued call hears progress too.' },
+  { id: 'FA-1', text: 'Connections take turns on the main thread: one queueing many calls cannot starve another.' },
+  { id: 'RL-1', text: 'Finished calls, including the one that triggered it, survive a domain reload and are replayed by callId.' },
+  { id: 'SN-1', text: 'Before a reload, connections hear notifications/host/state "reloading" (with expectedMs), then a bye with reason "reload".' },
+] as const satisfies readonly Requirement[];
+
+export type RequirementId = (typeof REQUIREMENTS)[number]['id'];

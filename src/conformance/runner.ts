@@ -1,0 +1,117 @@
+/**
+ * Runs checks against a host, one at a time (they share its main thread), each in its own
+ * context with a time limit, and collects a report. Kit-dependent checks are skipped, not
+ * failed, when the host does not offer the kit tools they drive.
+ */
+import { connectToHost } from '../link/host-client.js';
+import { METHODS, TetherError, type HelloResult, type ToolDescriptor } from '../protocol/index.js';
+import { createCheckContext } from './context.js';
+import { CheckSkipped, HostUnreachableError, KIT_MISSING_REASON } from './errors.js';
+import { KIT } from './kit.js';
+import { CHECKS } from './manifest.js';
+import { summarize } from './report.js';
+import { findHost, type HostTarget } from './target.js';
+import type { Check, CheckResult, ConformanceReport } from './types.js';
+
+const DEFAULT_CHECK_TIMEOUT_MS = 15_000;
+
+export interface RunOptions {
+  /** The project folder whose host to test (its record's projectPath contains or equals it). */
+  project: string;
+  /** Only checks whose id contains this text. */
+  only?: string;
+  /** Where host records are (default: $TETHER_HOME/hosts). */
+  recordsDir?: string;
+  /** The checks to choose from (default: the whole manifest). */
+  checks?: readonly Check[];
+  /** Called once the host is found and probed, before any check runs. */
+  onStart?(subject: Pick<ConformanceReport, 'host' | 'conformanceKit'>): void;
+  /** Called as each check finishes, for live output. */
+  onResult?(result: CheckResult): void;
+}
+
+interface Probe {
+  hello: HelloResult;
+  tools: ToolDescriptor[];
+}
+
+/** Selects the checks --only asks for. */
+export function selectChecks(checks: readonly Check[], only?: string): Check[] {
+  return checks.filter((check) => !only || check.id.includes(only));
+}
+
+export async function runConformance(options: RunOptions): Promise<ConformanceReport> {
+  const startedAt = new Date();
+  const target = findHost(options.project, options.recordsDir);
+  const probe = await probeHost(target);
+  const { host } = probe.hello;
+  const subject = {
+    host: { kind: host.kind, name: host.name, version: host.version, projectPath: host.projectPath, pid: host.pid, port: target.port, protocolVersion: probe.hello.protocolVersion },
+    conformanceKit: hasKit(probe.tools),
+  };
+  options.onStart?.(subject);
+  const results: CheckResult[] = [];
+  for (const check of selectChecks(options.checks ?? CHECKS, options.only)) {
+    const result = await runCheck(check, target, probe);
+    results.push(result);
+    options.onResult?.(result);
+  }
+  return {
+    ...subject,
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    results,
+    summary: summarize(results),
+  };
+}
+
+/** One handshake up front: the host's limits, heartbeat and tools decide how checks run (or skip). */
+async function probeHost(target: HostTarget): Promise<Probe> {
+  try {
+    const session = await connectToHost({ port: target.port, host: target.address, token: target.token, clientName: 'tether-conformance' });
+    try {
+      const answer = await session.rpc.request<{ tools?: ToolDescriptor[] }>(METHODS.toolsList, undefined, { timeoutMs: 5_000 });
+      return { hello: session.hello, tools: Array.isArray(answer.tools) ? answer.tools : [] };
+    } finally {
+      session.rpc.close();
+    }
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new HostUnreachableError(`Found the host record for ${target.record.projectPath} (pid ${target.record.pid}, port ${target.port}) but could not talk to it: ${why}`);
+  }
+}
+
+export function hasKit(tools: readonly ToolDescriptor[]): boolean {
+  const names = new Set(tools.map((t) => t.name));
+  return Object.values(KIT).every((name) => names.has(name));
+}
+
+async function runCheck(check: Check, target: HostTarget, probe: Probe): Promise<CheckResult> {
+  const base = { id: check.id, requirement: check.requirement, title: check.title };
+  const names = new Set(probe.tools.map((t) => t.name));
+  if ((check.needs ?? []).some((tool) => !names.has(tool))) return { ...base, status: 'skipped', durationMs: 0, detail: KIT_MISSING_REASON };
+
+  const { context, dispose } = createCheckContext(target, probe.hello, probe.tools);
+  const timeoutMs = typeof check.timeoutMs === 'function' ? check.timeoutMs(context) : (check.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS);
+  const started = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    await Promise.race([check.run(context), timedOut]);
+    return { ...base, status: 'passed', durationMs: Date.now() - started };
+  } catch (error) {
+    const skipped = error instanceof CheckSkipped;
+    return { ...base, status: skipped ? 'skipped' : 'failed', durationMs: Date.now() - started, detail: describeError(error) };
+  } finally {
+    clearTimeout(timer);
+    // Closing the check's connections also unwinds a check that timed out.
+    await dispose();
+  }
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof TetherError) return `${error.code}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,132 @@
+/**
+ * The conformance suite against hosts built in-process with the host SDK: without the kit
+ * (kit checks are skipped, not failed), with a JavaScript kit (the suite is not tied to the
+ * sandbox), and with deliberate faults (the checks really fail).
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { CHECKS, KIT, KIT_MISSING_REASON, formatResult, runConformance, type CheckResult, type ConformanceReport } from '../../src/conformance/index.js';
+import { Host, type HostOptions } from '../../src/host/index.js';
+import { TetherError, type HelloResult, type ToolDescriptor } from '../../src/protocol/index.js';
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** Short timings so the frame-timeout and heartbeat checks run instead of being skipped, and run fast. */
+const FAST: Partial<HostOptions> = { heartbeatMs: 100, limits: { frameTimeoutMs: 300 } };
+
+interface Subject {
+  host: Host;
+  project: string;
+  recordsDir: string;
+}
+
+async function startHost(make: (options: HostOptions) => Host = (options) => new Host(options), options: Partial<HostOptions> = FAST): Promise<Subject> {
+  const root = mkdtempSync(join(tmpdir(), 'tether-conformance-'));
+  const project = join(root, 'project');
+  mkdirSync(project);
+  const recordsDir = join(root, 'hosts');
+  const host = make({ kind: 'test', name: 'SDK host', version: '1.0.0', projectPath: project, recordsDir, ...options });
+  await host.start();
+  cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => host.close());
+  return { host, project, recordsDir };
+}
+
+/** The kit's call tools in JavaScript; the "block" waits on a timer, which to a client looks the same. */
+function addKit(host: Host): void {
+  const counters = new Map<string, number>();
+  host
+    .tool({
+      name: KIT.block,
+      description: 'Occupies the executor for ms milliseconds, stopping early when cancelled.',
+      input: z.object({ ms: z.number().int().min(0) }),
+      execution: { longRunning: true, duplicates: 'allow' },
+      handler: ({ ms }, context) =>
+        new Promise((resolve, reject) => {
+          const timer = setTimeout(() => resolve({ blockedMs: ms }), ms);
+          context.signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            reject(new TetherError('CANCELLED', 'Block cancelled.', { started: true }));
+          });
+        }),
+    })
+    .tool({
+      name: KIT.count,
+      description: 'Increments counter key.',
+      input: z.object({ key: z.string().min(1) }),
+      execution: { duplicates: 'allow' },
+      handler: ({ key }) => {
+        counters.set(key, (counters.get(key) ?? 0) + 1);
+        return { key, count: counters.get(key) };
+      },
+    })
+    .tool({
+      name: KIT.read,
+      description: 'Reads counter key.',
+      input: z.object({ key: z.string().min(1) }),
+      annotations: { readOnlyHint: true },
+      handler: ({ key }) => ({ key, count: counters.get(key) ?? 0 }),
+    });
+}
+
+function run(subject: Subject, only?: string): Promise<ConformanceReport> {
+  return runConformance({ project: subject.project, recordsDir: subject.recordsDir, ...(only ? { only } : {}) });
+}
+
+function byStatus(report: ConformanceReport, status: CheckResult['status']): string[] {
+  return report.results.filter((r) => r.status === status).map((r) => r.id);
+}
+
+describe('conformance suite against SDK hosts', () => {
+  it('skips the kit checks with the reason on a host without the kit, and passes the rest', async () => {
+    const report = await run(await startHost());
+    const needKit = CHECKS.filter((c) => (c.needs ?? []).length > 0).map((c) => c.id);
+    expect(byStatus(report, 'skipped')).toEqual(needKit);
+    expect(report.results.filter((r) => r.status === 'skipped').every((r) => r.detail === KIT_MISSING_REASON)).toBe(true);
+    const failed = report.results.filter((r) => r.status === 'failed').map(formatResult);
+    expect(failed, failed.join('\n')).toEqual([]);
+    expect(report.conformanceKit).toBe(false);
+  });
+
+  it('passes every check a JavaScript kit makes possible (no reload tool: the reload checks skip)', async () => {
+    const report = await run(await startHost((options) => {
+      const host = new Host(options);
+      addKit(host);
+      return host;
+    }));
+    const failed = report.results.filter((r) => r.status === 'failed').map(formatResult);
+    expect(failed, failed.join('\n')).toEqual([]);
+    expect(byStatus(report, 'skipped')).toEqual(CHECKS.filter((c) => c.needs?.includes(KIT.reload)).map((c) => c.id));
+  });
+
+  it('fails the heartbeat check on a host that advertises a heartbeat it does not keep', async () => {
+    class BoastfulHost extends Host {
+      override helloResult(connectionId: string): HelloResult {
+        return { ...super.helloResult(connectionId), heartbeatMs: 30 };
+      }
+    }
+    const subject = await startHost((options) => {
+      const host = new BoastfulHost(options);
+      addKit(host);
+      return host;
+    });
+    const report = await run(subject, 'progress.heartbeat');
+    expect(report.results).toMatchObject([{ id: 'progress.heartbeat', status: 'failed' }]);
+  });
+
+  it('fails the tools/list check on a host whose descriptors lack execution hints', async () => {
+    const subject = await startHost((options) => {
+      const host = new Host(options);
+      const descriptor = { name: 'bare', description: 'No execution hints', inputSchema: { type: 'object' }, annotations: {} };
+      host.addTool({ descriptor: descriptor as unknown as ToolDescriptor, validate: (args) => args, handler: () => 'ok' });
+      return host;
+    });
+    const report = await run(subject, 'tools.list');
+    expect(report.results).toMatchObject([{ id: 'tools.list', status: 'failed', detail: expect.stringContaining('"bare": execution') }]);
+  });
+});
