@@ -13,6 +13,7 @@ import {
   type CallStartParams,
   type CallStartResult,
   type CallStatus,
+  type DuplicatePolicy,
   type ElicitResult,
   type LogLevel,
   type ToolResult,
@@ -69,7 +70,9 @@ interface LiveCall {
 export class CallManager {
   /** Live calls by every callId that requests them (the executing one and its aliases). */
   private readonly live = new Map<string, LiveCall>();
-  /** Live calls by tool and canonical arguments, to recognise an identical call. */
+  /** Every execution queued or running (what the heartbeat walks). */
+  private readonly executions = new Set<LiveCall>();
+  /** Executions that identical calls may share or be refused by, by tool and canonical arguments. */
   private readonly inFlight = new Map<string, LiveCall>();
   private readonly executor = new MainThreadExecutor<LiveCall>((call) => this.execute(call));
   private heartbeatTimer: NodeJS.Timeout | undefined;
@@ -210,7 +213,12 @@ export class CallManager {
   }
 
   get activeCount(): number {
-    return this.inFlight.size;
+    return this.executions.size;
+  }
+
+  private policyOf(toolName: string): DuplicatePolicy {
+    const tool = this.options.tools().get(toolName);
+    return tool ? duplicatePolicyOf(tool.descriptor) : 'allow';
   }
 
   /** Stops the heartbeat timer; live calls stay journaled as they are. */
@@ -233,7 +241,9 @@ export class CallManager {
       lastProgress: {},
     };
     this.addRequester(call, entry);
-    this.inFlight.set(entry.argsHash, call);
+    this.executions.add(call);
+    // An 'allow' twin runs on its own and must not take the place of the one others share.
+    if (!this.inFlight.has(entry.argsHash) && this.policyOf(entry.tool) !== 'allow') this.inFlight.set(entry.argsHash, call);
     this.executor.enqueue(entry.lane, call);
     this.ensureHeartbeat();
   }
@@ -365,8 +375,9 @@ export class CallManager {
       else this.copyOutcome(requester.entry, entry);
     }
     if (this.inFlight.get(entry.argsHash) === call) this.inFlight.delete(entry.argsHash);
+    this.executions.delete(call);
     call.settle();
-    if (this.inFlight.size === 0 && this.heartbeatTimer) {
+    if (this.executions.size === 0 && this.heartbeatTimer) {
       clearInterval(this.heartbeatTimer);
       this.heartbeatTimer = undefined;
     }
@@ -406,7 +417,7 @@ export class CallManager {
     const tick = Math.max(20, Math.floor(this.options.heartbeatMs / 5));
     this.heartbeatTimer = setInterval(() => {
       const now = Date.now();
-      for (const call of this.inFlight.values()) {
+      for (const call of this.executions) {
         if (now - call.lastSentAt + tick >= this.options.heartbeatMs) this.sendProgress(call, true);
       }
     }, tick);

@@ -46,7 +46,7 @@ export class HostConnection implements CallObserver {
       // A notification has no id to answer: say why with an id-less error frame, then close.
       const error = this.handshakeRequired();
       this.rpc.sendError(error);
-      this.rpc.close(error);
+      this.rpc.refuse(error);
     });
     rpc.onClose(() => this.dispose());
     this.handshakeTimer = setTimeout(() => {
@@ -133,7 +133,7 @@ export class HostConnection implements CallObserver {
 
   /** Answers with the error, then closes: the error frame goes out before the close. */
   private closeSoon(error: TetherError): never {
-    queueMicrotask(() => this.rpc.close(error));
+    this.rpc.refuse(error);
     throw error;
   }
 

@@ -57,6 +57,7 @@ export class RpcConnection {
   private nextId = 1;
   private currentState: ConnectionState = 'open';
   private closeReason: TetherError | undefined;
+  private refusing = false;
 
   constructor(private readonly transport: Transport) {
     this.onNotification(CANCEL_REQUEST, (params) => {
@@ -164,6 +165,16 @@ export class RpcConnection {
     return true;
   }
 
+  /**
+   * Refuses the peer: nothing else it sent is dispatched (even frames already received in the
+   * same chunk), the reply being written now still goes out, and the connection then closes.
+   */
+  refuse(error: TetherError): void {
+    if (this.refusing || !this.isOpen) return;
+    this.refusing = true;
+    queueMicrotask(() => this.close(error));
+  }
+
   /** Sends an error not tied to any request (id null), e.g. before closing for a protocol fault. */
   sendError(error: TetherError): void {
     this.reply(null, undefined, error);
@@ -177,6 +188,7 @@ export class RpcConnection {
   }
 
   private dispatch(message: Message): void {
+    if (this.refusing) return;
     if (isRequest(message)) this.handleRequest(message);
     else if (isNotification(message)) this.handleNotification(message);
     else this.handleResponse(message as ResponseMessage);

@@ -13,9 +13,9 @@ afterEach(async () => {
 });
 
 /** A host with one gated tool per duplicate policy; `release()` lets the running call finish. */
-async function gatedHost(policy: 'attach' | 'reject' | 'allow') {
+async function gatedHost(policy: 'attach' | 'reject' | 'allow', heartbeatMs = 5_000) {
   const home = mkdtempSync(join(tmpdir(), 'tether-dup-'));
-  const host = new Host({ kind: 'test', name: 'T', version: '1', projectPath: home, recordsDir: join(home, 'hosts') });
+  const host = new Host({ kind: 'test', name: 'T', version: '1', projectPath: home, recordsDir: join(home, 'hosts'), heartbeatMs });
   let runs = 0;
   const gates: Array<() => void> = [];
   host.tool({
@@ -64,6 +64,22 @@ describe('identical calls in flight', () => {
     const h = await gatedHost('allow');
     const calls = [start(h.a, 'x'), start(h.b, 'y')];
     await expect.poll(h.runs).toBe(1);
+    h.release();
+    await expect.poll(h.runs).toBe(2);
+    h.release();
+    await Promise.all(calls);
+  });
+
+  it('allow: the running call keeps its heartbeats while an identical one waits', async () => {
+    const h = await gatedHost('allow', 60);
+    const beats: string[] = [];
+    h.a.onNotification(METHODS.callProgress, (p) => {
+      const update = p as { callId: string; heartbeat: boolean };
+      if (update.heartbeat) beats.push(update.callId);
+    });
+    const calls = [start(h.a, 'x'), start(h.a, 'y')];
+    await expect.poll(h.runs).toBe(1);
+    await expect.poll(() => beats.filter((id) => id === 'x').length, { timeout: 2_000 }).toBeGreaterThanOrEqual(3);
     h.release();
     await expect.poll(h.runs).toBe(2);
     h.release();

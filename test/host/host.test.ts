@@ -150,3 +150,26 @@ describe('journal durability', () => {
     expect(await rpc.request(METHODS.callStart, { callId: 'r1', tool: 'look' })).toMatchObject({ replayed: true });
   });
 });
+
+describe('refusals', () => {
+  it('processes nothing a refused connection sent after the refused frame, even in the same write', async () => {
+    let runs = 0;
+    const host = await startHost((h) => h.tool({ name: 'touch', description: 'writes', handler: () => `run ${++runs}` }));
+    const { openSocket } = await import('../../src/link/host-client.js');
+    const { encodeFrame, FrameDecoder } = await import('../../src/protocol/index.js');
+    const socket = await openSocket(host.port!);
+    cleanups.push(() => void socket.destroy());
+    const frames = [
+      { jsonrpc: '2.0' as const, id: 1, method: 'tools/list' },
+      { jsonrpc: '2.0' as const, id: 2, method: 'tether/hello', params: { token: host.token, protocolVersion: 1, client: { name: 'sneaky' } } },
+      { jsonrpc: '2.0' as const, id: 3, method: 'calls/start', params: { callId: 'x', tool: 'touch' } },
+    ].flatMap((m) => encodeFrame(m, 1 << 20));
+    socket.write(Buffer.concat(frames));
+    const decoder = new FrameDecoder({ maxFrameBytes: 1 << 20, maxHeaderBytes: 8192 });
+    const replies: Array<{ id: number; error?: { data: { code: string } } }> = [];
+    socket.on('data', (chunk: Buffer) => replies.push(...decoder.push(chunk).map((b) => JSON.parse(Buffer.from(b).toString()) as never)));
+    await new Promise((resolve) => socket.once('close', resolve));
+    expect(replies).toEqual([expect.objectContaining({ id: 1, error: expect.objectContaining({ data: expect.objectContaining({ code: 'HANDSHAKE_REQUIRED' }) }) })]);
+    expect(runs).toBe(0);
+  });
+});
