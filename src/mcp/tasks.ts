@@ -253,30 +253,31 @@ function textOf(result: CallToolResult): string | undefined {
 
 // --- Wire shapes -----------------------------------------------------------------------------
 
-/** 2025-11-25 `Task`. */
-function taskV1(record: TaskRecord): Record<string, unknown> {
+/**
+ * A `Task` on the wire. The eras share every field but two names: 2025-11-25 says `ttl` and
+ * `pollInterval`, 2026-07-28 (SEP-2663) `ttlMs` and `pollIntervalMs`.
+ */
+function taskShape(record: TaskRecord, era: Era): Record<string, unknown> {
+  const legacy = era === 'legacy';
   return {
     taskId: record.taskId,
     status: record.status,
     ...(record.statusMessage === undefined ? {} : { statusMessage: record.statusMessage }),
     createdAt: new Date(record.createdAt).toISOString(),
     lastUpdatedAt: new Date(record.lastUpdatedAt).toISOString(),
-    ttl: record.ttlMs,
-    pollInterval: record.pollIntervalMs,
+    [legacy ? 'ttl' : 'ttlMs']: record.ttlMs,
+    [legacy ? 'pollInterval' : 'pollIntervalMs']: record.pollIntervalMs,
   };
+}
+
+/** 2025-11-25 `Task`. */
+function taskV1(record: TaskRecord): Record<string, unknown> {
+  return taskShape(record, 'legacy');
 }
 
 /** 2026-07-28 `Task` (the fields CreateTaskResult and tasks/get share). */
 function taskV2(record: TaskRecord): Record<string, unknown> {
-  return {
-    taskId: record.taskId,
-    status: record.status,
-    ...(record.statusMessage === undefined ? {} : { statusMessage: record.statusMessage }),
-    createdAt: new Date(record.createdAt).toISOString(),
-    lastUpdatedAt: new Date(record.lastUpdatedAt).toISOString(),
-    ttlMs: record.ttlMs,
-    pollIntervalMs: record.pollIntervalMs,
-  };
+  return taskShape(record, 'modern');
 }
 
 /** 2026-07-28 `DetailedTask`: the final tool result or JSON-RPC error inlined. */
