@@ -78,9 +78,11 @@ export const handshakeChecks: readonly Check[] = [
       const key = uniqueId('before-hello');
       const callId = uniqueId('before-hello-call');
       const connection = await raw();
-      // One write, so the host has the hello in hand when it sees the call: it still must not run it.
+      // One write, so the host has the hello in hand when it sees the call: it still must not
+      // run it, nor accept the hello and a second call that follow the refused frame.
       const early = request(1, METHODS.callStart, { callId, tool: KIT.count, arguments: { key } });
-      await connection.write(Buffer.concat([early, helloFrame(2, target.token)]));
+      const late = request(3, METHODS.callStart, { callId: `${callId}-late`, tool: KIT.count, arguments: { key } });
+      await connection.write(Buffer.concat([early, helloFrame(2, target.token), late]));
       const response = await connection.response(1, 'the answer to calls/start before the hello');
       expectWireError('error' in response ? response.error : undefined, 'HANDSHAKE_REQUIRED', 'calls/start before the hello');
       await connection.expectClose('after refusing a call before the hello');
@@ -88,6 +90,7 @@ export const handshakeChecks: readonly Check[] = [
       const session = await connect();
       assertEqual(await readCounter(session, key), 0, `counter "${key}" (the refused call must not have run)`);
       await expectRejection(session.status(callId), 'UNKNOWN_CALL', 'calls/status of the refused call (it must not have been journaled)');
+      await expectRejection(session.status(`${callId}-late`), 'UNKNOWN_CALL', 'calls/status of the call pipelined after the refusal');
     },
   },
 ];
