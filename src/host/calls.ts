@@ -244,7 +244,9 @@ export class CallManager {
     this.executions.add(call);
     // An 'allow' twin runs on its own and must not take the place of the one others share.
     if (!this.inFlight.has(entry.argsHash) && this.policyOf(entry.tool) !== 'allow') this.inFlight.set(entry.argsHash, call);
-    this.executor.enqueue(entry.lane, call);
+    // A tool that says it does not need the main thread does not wait for it.
+    if (this.options.tools().get(entry.tool)?.descriptor.execution.mainThread === false) void this.execute(call);
+    else this.executor.enqueue(entry.lane, call);
     this.ensureHeartbeat();
   }
 

@@ -173,3 +173,22 @@ describe('refusals', () => {
     expect(runs).toBe(0);
   });
 });
+
+describe('execution hints', () => {
+  it('runs a tool that does not need the main thread while the main thread is busy', async () => {
+    let release!: () => void;
+    const host = await startHost((h) => {
+      h.tool({ name: 'block', description: 'holds the main thread', handler: () => new Promise<string>((resolve) => (release = () => resolve('released'))) });
+      h.tool({ name: 'status', description: 'off the main thread', annotations: { readOnlyHint: true }, execution: { mainThread: false }, handler: () => 'fine' });
+      h.tool({ name: 'queued', description: 'needs the main thread', annotations: { readOnlyHint: true }, handler: () => 'late' });
+    });
+    const { rpc } = await connect(host);
+    const blocking = rpc.request(METHODS.callStart, { callId: 'b', tool: 'block' });
+    await expect.poll(async () => (await rpc.request<{ state: string }>(METHODS.callStatus, { callId: 'b' })).state).toBe('running');
+    const waiting = rpc.request(METHODS.callStart, { callId: 'q', tool: 'queued' });
+    expect(await rpc.request(METHODS.callStart, { callId: 's', tool: 'status' })).toMatchObject({ result: { content: [{ text: 'fine' }] } });
+    expect(await rpc.request(METHODS.callStatus, { callId: 'q' })).toMatchObject({ state: 'queued' });
+    release();
+    await Promise.all([blocking, waiting]);
+  });
+});

@@ -171,6 +171,16 @@ describe('tether mcp over stdio', () => {
     expect(lines(join(workspace.project, 'Library', 'Tether', 'executions.jsonl')).filter((l) => (l as { tool: string }).tool === 'create_gameobject')).toHaveLength(3);
   });
 
+  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('shuts down cleanly on %s', async (signal) => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace);
+    const child = spawn(process.execPath, [TETHER_BIN, 'mcp', '--project', workspace.project, '--log-level', 'info'], { env: workspace.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    await new Promise<void>((resolve) => child.stderr.on('data', (chunk: Buffer) => chunk.toString().includes('"state":"authenticated"') && resolve()));
+    child.kill(signal);
+    expect(await exited).toBe(0);
+  });
+
   it('exits when stdin closes, leaving no process behind', async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);

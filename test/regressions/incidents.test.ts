@@ -23,6 +23,21 @@ describe('incident 1: a long build re-sent after timeouts ran six times', () => 
   });
 });
 
+describe('deadlines are separate from frame I/O', () => {
+  it('cancels a call past the deadline the client asked for and reports it as timed out', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace, ['--build-seconds', '5']);
+    const { client } = await connectMcp(workspace);
+    const started = Date.now();
+    const result = await client.callTool({ name: 'build_player', arguments: {}, _meta: { 'tether/deadlineMs': 400 } }, { onprogress: () => undefined });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(result.isError).toBe(true);
+    expect((result._meta as Record<string, { code: string }>)['tether/error']!.code).toBe('DEADLINE_EXCEEDED');
+    expect(textOf(result)).toMatch(/deadline/);
+    expect(buildLog(workspace)).toEqual([expect.objectContaining({ status: 'cancelled' })]);
+  });
+});
+
 describe('incident 2: a second client silently displaced the first', () => {
   it('gives the displaced client a typed, actionable error within 1 s, and the new one is served', async () => {
     const workspace = createWorkspace();
