@@ -2,7 +2,8 @@
  * Tool argument validation, shared by hosts (before a call is queued) and fronts (before a
  * call is sent): zod schemas or JSON Schema 2020-12, with errors that name the field.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { z } from 'zod';
 import { TetherError } from '../protocol/index.js';
 
@@ -11,7 +12,19 @@ export type JsonSchema = Record<string, unknown>;
 /** Returns the validated (for zod: parsed) arguments, or throws INVALID_ARGUMENTS. */
 export type ArgumentValidator = (args: Record<string, unknown>) => Record<string, unknown>;
 
-const ajv = new Ajv2020({ allErrors: false, strict: false, validateFormats: false });
+let ajv: Ajv2020 | undefined;
+
+/**
+ * Ajv takes ~80 ms to load; `tether mcp` must answer its first tools/list sooner than that
+ * matters, so it is loaded on the first JSON Schema validation instead of at start-up.
+ */
+function schemaCompiler(): Ajv2020 {
+  if (!ajv) {
+    const { Ajv2020: Compiler } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+    ajv = new Compiler({ allErrors: false, strict: false, validateFormats: false });
+  }
+  return ajv;
+}
 
 export function argumentValidator(tool: string, schema: z.ZodType | JsonSchema): ArgumentValidator {
   if (schema instanceof z.ZodType) {
@@ -25,7 +38,7 @@ export function argumentValidator(tool: string, schema: z.ZodType | JsonSchema):
   }
   let compiled: ValidateFunction;
   try {
-    compiled = ajv.compile(schema);
+    compiled = schemaCompiler().compile(schema);
   } catch (error) {
     throw new TetherError('INTERNAL_ERROR', `Tool "${tool}" has an invalid input schema: ${(error as Error).message}`);
   }
