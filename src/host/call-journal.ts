@@ -112,6 +112,7 @@ export class FileJournalStore implements JournalStore {
 export class CallJournal {
   private readonly entries = new Map<string, JournalEntry>();
   private writesSinceCompaction = 0;
+  private lastPrune = 0;
 
   constructor(
     private readonly store: JournalStore,
@@ -162,8 +163,15 @@ export class CallJournal {
     if (++this.writesSinceCompaction > Math.max(256, this.entries.size * 4)) this.compact();
   }
 
-  /** Forgets finished calls older than the retention. */
+  /**
+   * Forgets finished calls older than the retention. Walking every entry on every call made
+   * calls O(journal size) (2 ms each after 40,000 calls, measured by the bench), so a walk
+   * happens at most once per tenth of the retention (5 s at most); an entry outlives its
+   * retention by no more than that.
+   */
   prune(now = Date.now()): void {
+    if (now - this.lastPrune < Math.min(this.retentionMs / 10, 5_000)) return;
+    this.lastPrune = now;
     let removed = false;
     for (const [callId, entry] of this.entries) {
       if (this.expired(entry, now)) {

@@ -1,0 +1,53 @@
+import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CallJournal, FileJournalStore, MemoryJournalStore, type JournalEntry } from '../../src/host/call-journal.js';
+
+function entry(callId: string, state: JournalEntry['state'], extra: Partial<JournalEntry> = {}): JournalEntry {
+  return { callId, tool: 't', arguments: {}, argsHash: 'h', lane: 'c1', state, queuedAt: 0, ...extra };
+}
+
+describe('CallJournal', () => {
+  it('marks calls that were running as interrupted on load, and returns queued ones to run', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'journal-')), 'journal.jsonl');
+    const before = new CallJournal(new FileJournalStore(path), 60_000);
+    before.save(entry('a', 'queued'));
+    before.save(entry('a', 'running', { startedAt: 1 }));
+    before.save(entry('b', 'queued'));
+    before.save(entry('c', 'completed', { finishedAt: Date.now(), result: { content: [] } }));
+    appendFileSync(path, '{"callId":"torn", "sta'); // a crash mid-write
+
+    const after = new CallJournal(new FileJournalStore(path), 60_000);
+    const { requeue, interrupted } = after.load();
+    expect(interrupted.map((e) => e.callId)).toEqual(['a']);
+    expect(after.get('a')).toMatchObject({ state: 'interrupted', error: { code: 'OUTCOME_UNKNOWN' } });
+    expect(requeue.map((e) => e.callId)).toEqual(['b']);
+    expect(after.get('c')?.state).toBe('completed');
+    // Loading compacts: one line per call, the torn one gone.
+    expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(3);
+  });
+
+  it('forgets finished calls after the retention, walking the journal at most once per tenth of it', () => {
+    const journal = new CallJournal(new MemoryJournalStore(), 1_000);
+    journal.save(entry('old', 'completed', { finishedAt: 0 }));
+    journal.save(entry('live', 'running'));
+    journal.prune(1_500);
+    expect(journal.get('old')).toBeUndefined();
+    expect(journal.get('live')).toBeDefined();
+    journal.save(entry('next', 'completed', { finishedAt: 500 }));
+    journal.prune(1_550); // expired, but 50 ms after the last walk: skipped (amortized)
+    expect(journal.get('next')).toBeDefined();
+    journal.prune(1_600); // a tenth of the retention later: walked
+    expect(journal.get('next')).toBeUndefined();
+  });
+
+  it('keeps volatile (read-only) calls out of the store', () => {
+    const store = new MemoryJournalStore();
+    const journal = new CallJournal(store, 60_000);
+    journal.save(entry('r', 'completed', { volatile: true, finishedAt: Date.now() }));
+    journal.save(entry('w', 'completed', { finishedAt: Date.now() }));
+    expect(journal.get('r')).toBeDefined();
+    expect(store.load().map((e) => e.callId)).toEqual(['w']);
+  });
+});
