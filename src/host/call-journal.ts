@@ -59,16 +59,21 @@ export interface JournalStore {
   rewrite(entries: JournalEntry[]): void;
 }
 
+/**
+ * A store in memory (the journal then lives as long as the process). It snapshots each
+ * entry's fields when saved, sharing results by reference: a finished result never changes,
+ * and deep-copying every result on every save cost as much as the call itself for large ones.
+ */
 export class MemoryJournalStore implements JournalStore {
   private entries = new Map<string, JournalEntry>();
   load(): JournalEntry[] {
-    return [...this.entries.values()].map((e) => structuredClone(e));
+    return [...this.entries.values()].map((e) => ({ ...e }));
   }
   save(entry: JournalEntry): void {
-    this.entries.set(entry.callId, structuredClone(entry));
+    this.entries.set(entry.callId, { ...entry });
   }
   rewrite(entries: JournalEntry[]): void {
-    this.entries = new Map(entries.map((e) => [e.callId, structuredClone(e)]));
+    this.entries = new Map(entries.map((e) => [e.callId, { ...e }]));
   }
 }
 

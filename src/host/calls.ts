@@ -65,6 +65,8 @@ interface LiveCall {
   controller?: AbortController;
   lastSentAt: number;
   lastProgress: { progress?: number; total?: number; message?: string };
+  /** Queued behind other work: its requesters are told when it starts running. */
+  waited: boolean;
 }
 
 export class CallManager {
@@ -239,6 +241,7 @@ export class CallManager {
       settle,
       lastSentAt: Date.now(),
       lastProgress: {},
+      waited: this.executor.busy || this.executor.queued > 0,
     };
     this.addRequester(call, entry);
     this.executions.add(call);
@@ -302,7 +305,9 @@ export class CallManager {
       requester.entry.startedAt = now;
       this.journal.save(requester.entry);
     }
-    this.sendProgress(call, false);
+    // A call that started at once needs no "running" notice (one frame less per call);
+    // one that waited in the queue does, and heartbeats follow either way.
+    if (call.waited) this.sendProgress(call, false);
 
     const deadlineMs = entry.deadlineMs ?? this.options.defaultDeadlineMs;
     const deadline = setTimeout(() => {

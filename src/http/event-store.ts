@@ -11,7 +11,8 @@ export class SessionEventStore implements EventStore {
   private readonly events: Array<{ id: string; streamId: string; message: StoredMessage }> = [];
   private next = 0;
 
-  constructor(private readonly capacity = 1_000) {}
+  /** Enough for a few calls' progress and results; a session holds no more than this. */
+  constructor(private readonly capacity = 200) {}
 
   async storeEvent(streamId: string, message: StoredMessage): Promise<string> {
     const id = `${streamId}_${++this.next}`;

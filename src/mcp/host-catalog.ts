@@ -30,7 +30,8 @@ export interface HostCatalogEvents {
 
 export class HostCatalog extends EventEmitter<HostCatalogEvents> {
   private lists: CachedLists;
-  private readonly validators = new Map<string, ArgumentValidator>();
+  /** One compiled validator per descriptor object (a refresh brings new objects). */
+  private readonly validators = new WeakMap<ToolDescriptor, ArgumentValidator>();
   private readonly cachePath: string;
   private refreshing: Promise<void> | undefined;
   private refreshed = false;
@@ -69,11 +70,10 @@ export class HostCatalog extends EventEmitter<HostCatalogEvents> {
 
   /** Validates arguments against the tool's input schema (compiled once per schema). */
   validate(tool: ToolDescriptor, args: Record<string, unknown>): Record<string, unknown> {
-    const key = `${tool.name}\0${JSON.stringify(tool.inputSchema)}`;
-    let validator = this.validators.get(key);
+    let validator = this.validators.get(tool);
     if (!validator) {
       validator = argumentValidator(tool.name, tool.inputSchema);
-      this.validators.set(key, validator);
+      this.validators.set(tool, validator);
     }
     return validator(args);
   }
@@ -112,10 +112,7 @@ export class HostCatalog extends EventEmitter<HostCatalogEvents> {
       this.lists = next;
       this.refreshed = true;
       if (JSON.stringify(previous) !== JSON.stringify(next)) this.save();
-      if (JSON.stringify(previous.tools) !== JSON.stringify(next.tools)) {
-        this.validators.clear();
-        this.emit('toolsChanged');
-      }
+      if (JSON.stringify(previous.tools) !== JSON.stringify(next.tools)) this.emit('toolsChanged');
       if (JSON.stringify([previous.resources, previous.resourceTemplates]) !== JSON.stringify([next.resources, next.resourceTemplates])) this.emit('resourcesChanged');
       if (JSON.stringify(previous.prompts) !== JSON.stringify(next.prompts)) this.emit('promptsChanged');
     } catch (error) {
