@@ -1,0 +1,68 @@
+/**
+ * The SDK floor: an MCP server written directly on the SDK v2 (low-level `Server`), answering
+ * the same `echo` and `payload` tools in-process, with nothing in between. Tether's figures
+ * are divided by this server's, measured in the same run with the same client.
+ *
+ *   node floor-sdk-server.js                 stdio, through the SDK's serveStdio (as tether mcp)
+ *   node floor-sdk-server.js --http          Streamable HTTP at /mcp, one SDK transport and server
+ *                                            per 2025-era session (as tether serve); prints
+ *                                            {event:'listening', url}
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage } from 'node:http';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { Server, type CallToolResult } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { ECHO_TOOL, PAYLOAD_TOOL, payloadResult, type PayloadKind } from './payloads.js';
+
+function createFloorServer(): Server {
+  const server = new Server({ name: 'sdk-floor', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  server.setRequestHandler('tools/list', () => ({ tools: [ECHO_TOOL, PAYLOAD_TOOL] as never }));
+  server.setRequestHandler('tools/call', (request): CallToolResult => {
+    const { name, arguments: args = {} } = request.params;
+    if (name === 'echo') return { content: [{ type: 'text', text: String(args.text ?? 'pong') }] };
+    if (name === 'payload') return payloadResult(args.kind as PayloadKind, Number(args.mb)) as unknown as CallToolResult;
+    return { isError: true, content: [{ type: 'text', text: `unknown tool ${name}` }] };
+  });
+  return server;
+}
+
+if (process.argv.includes('--http')) {
+  const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+  const readBody = async (req: IncomingMessage): Promise<unknown> => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
+    return chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+  };
+  const http = createServer((req, res) => {
+    void (async () => {
+      const body = req.method === 'POST' ? await readBody(req) : undefined;
+      const header = req.headers['mcp-session-id'];
+      const id = Array.isArray(header) ? header[0] : header;
+      let transport = id ? sessions.get(id) : undefined;
+      if (!transport) {
+        if (id) {
+          res.writeHead(404).end();
+          return;
+        }
+        const sessionId = randomUUID();
+        transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => sessionId, onsessionclosed: (closed) => void sessions.delete(closed) });
+        sessions.set(sessionId, transport);
+        await createFloorServer().connect(transport);
+      }
+      await transport.handleRequest(req, res, body);
+    })().catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end(String(error));
+    });
+  });
+  http.listen(0, '127.0.0.1', () => {
+    const { port } = http.address() as { port: number };
+    process.stdout.write(`${JSON.stringify({ event: 'listening', url: `http://127.0.0.1:${port}/mcp` })}\n`);
+  });
+  process.on('SIGTERM', () => process.exit(0));
+} else {
+  serveStdio(() => createFloorServer());
+  process.stdin.once('end', () => process.exit(0));
+  process.stdin.once('close', () => process.exit(0));
+}

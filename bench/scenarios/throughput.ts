@@ -1,0 +1,96 @@
+/**
+ * 2. Throughput: N stdio clients (each an SDK client with its own `tether mcp`, as N agents
+ * would have), each with one call in flight, for a fixed time: calls/s in aggregate,
+ * against N SDK floor servers under the same load.
+ */
+import { performance } from 'node:perf_hooks';
+import { helper } from '../lib/build.js';
+import { call, connectStdio, tetherMcpArgs, type StdioSession } from '../lib/mcp.js';
+import { createWorkspace, node, type Workspace } from '../lib/procs.js';
+import { entry, type Context, type Entry } from '../lib/results.js';
+import { startBenchHost } from '../lib/setup.js';
+import { round } from '../lib/stats.js';
+
+async function openClients(count: number, args: string[], env: Record<string, string>): Promise<StdioSession[]> {
+  const sessions: StdioSession[] = [];
+  for (let i = 0; i < count; i += 8) {
+    sessions.push(...(await Promise.all(Array.from({ length: Math.min(8, count - i) }, () => connectStdio(args, env)))));
+  }
+  return sessions;
+}
+
+/** Every client loops calls until the time is up; returns calls/s over the window. */
+async function drive(sessions: StdioSession[], seconds: number): Promise<{ rate: number; calls: number }> {
+  await Promise.all(sessions.map(async (s) => {
+    for (let i = 0; i < 20; i++) await call(s.client, 'echo', { text: 'ping' });
+  }));
+  let calls = 0;
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  await Promise.all(
+    sessions.map(async (s) => {
+      while (performance.now() < end) {
+        await call(s.client, 'echo', { text: 'ping' });
+        calls++;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - start) / 1000;
+  return { rate: calls / elapsed, calls };
+}
+
+async function measure(count: number, args: string[], ws: Workspace, seconds: number): Promise<{ rate: number; calls: number }> {
+  const sessions = await openClients(count, args, ws.env);
+  try {
+    return await drive(sessions, seconds);
+  } finally {
+    await Promise.all(sessions.map((s) => s.close()));
+  }
+}
+
+export async function run(ctx: Context): Promise<Entry[]> {
+  const ws = createWorkspace();
+  await startBenchHost(ws);
+  const seconds = ctx.quick ? 1.5 : 5;
+  const entries: Entry[] = [];
+  const details: Record<string, unknown> = {};
+  for (const count of [1, 8, 32]) {
+    ctx.log(`throughput: ${count} client(s), ${seconds} s each side`);
+    const tether = await measure(count, tetherMcpArgs(ws), ws, seconds);
+    const floor = await measure(count, [helper('floor-sdk-server')], ws, seconds);
+    details[`clients${count}`] = { tether: { callsPerSecond: round(tether.rate, 1), calls: tether.calls }, sdkFloor: { callsPerSecond: round(floor.rate, 1), calls: floor.calls } };
+    entries.push(
+      entry({
+        name: `throughput, ${count} stdio client${count > 1 ? 's' : ''} × 1 in flight (tether mcp vs SDK floor)`,
+        metric: 'throughput',
+        value: tether.rate,
+        unit: 'calls/s',
+        floor: floor.rate,
+        ...(count === 8 ? { goal: { on: 'ratio', op: '>=', target: 0.7 } as const } : {}),
+      }),
+    );
+  }
+  ctx.diagnostics.throughput = details;
+
+  // Why: the host's per-call cost grows with its journal (CallJournal.prune after every call).
+  const growthCalls = ctx.quick ? 8_000 : 40_000;
+  const growthWindow = ctx.quick ? 2_000 : 5_000;
+  ctx.log(`host journal growth: ${growthCalls} calls, as shipped and with the prune amortized`);
+  const growth = async (extra: string[]): Promise<number[]> => {
+    const child = node(helper('host-journal-growth'), [String(growthCalls), String(growthWindow), ...extra], ws.env);
+    return (JSON.parse(await child.waitForLine(() => true, 600_000)) as { windows: number[] }).windows;
+  };
+  const shipped = await growth([]);
+  const amortized = await growth(['--amortized-prune']);
+  ctx.diagnostics.hostJournalGrowth = { window: growthWindow, microsecondsPerCallAsShipped: shipped, microsecondsPerCallPruneAmortized: amortized };
+  entries.push(
+    entry({
+      name: `host round trip per call after ${growthCalls} calls, in-process link client (vs prune amortized)`,
+      metric: 'host_call_cost',
+      value: shipped.at(-1) ?? null,
+      unit: 'µs',
+      floor: amortized.at(-1) ?? null,
+    }),
+  );
+  return entries;
+}
