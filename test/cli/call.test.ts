@@ -2,67 +2,29 @@
  * `tether call` end to end: a real `tether call` child process per call, a real sandbox
  * editor, exit codes and streams as a script sees them, side effects counted on disk.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TETHER_BIN, cleanupProcesses, createWorkspace, startSandbox, type Workspace } from '../helpers/processes.js';
+import { TETHER_BIN, cleanupProcesses, createWorkspace, executedTools, runToExit, startSandbox, type Run, type Workspace } from '../helpers/processes.js';
 
-const running = new Set<ChildProcess>();
-
-afterEach(async () => {
-  for (const child of running) child.kill('SIGKILL');
-  running.clear();
-  await cleanupProcesses();
-});
-
-interface CallRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `command args` to its end with piped (non-TTY) streams; kills it if it hangs. */
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 20_000): Promise<CallRun> {
-  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${command} ${args.join(' ')} did not exit within ${timeoutMs} ms; stdout: ${stdout}\nstderr: ${stderr}`));
-    }, timeoutMs);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      running.delete(child);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+afterEach(cleanupProcesses);
 
 /** Temporary files of the call (saved images) go into the workspace, which the cleanup removes. */
 function callEnv(workspace: Workspace): NodeJS.ProcessEnv {
   return { ...workspace.env, TMPDIR: dirname(workspace.home) };
 }
 
-function call(workspace: Workspace, tool: string, ...extra: string[]): Promise<CallRun> {
-  return run(process.execPath, [TETHER_BIN, 'call', tool, '--project', workspace.project, ...extra], callEnv(workspace));
+function call(workspace: Workspace, tool: string, ...extra: string[]): Promise<Run> {
+  return runToExit(process.execPath, [TETHER_BIN, 'call', tool, '--project', workspace.project, ...extra], { env: callEnv(workspace) });
 }
 
-function executedTools(workspace: Workspace): string[] {
-  const path = join(workspace.project, 'Library', 'Tether', 'executions.jsonl');
-  if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { tool: string }).tool);
-}
 
 // eslint-disable-next-line no-control-regex
 const ESCAPES = /[\x1b\r]/;
 
-/** util-linux `script` runs a command on a pseudo-terminal: the TTY counterpart of run(). */
+/** util-linux `script` runs a command on a pseudo-terminal: the TTY counterpart of runToExit(). */
 const hasScript = process.platform === 'linux' && spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
 
 function shellQuote(value: string): string {
@@ -172,7 +134,7 @@ describe('tether call', () => {
     const out = join(dirname(workspace.home), 'build.out');
     const command = [process.execPath, TETHER_BIN, 'call', 'build_player', '--project', workspace.project, '--args', '{"target":"WebGL"}'].map(shellQuote).join(' ');
     // Only stderr reaches the terminal; stdout goes to a file.
-    const result = await run('script', ['-qec', `${command} > ${shellQuote(out)}`, '/dev/null'], callEnv(workspace));
+    const result = await runToExit('script', ['-qec', `${command} > ${shellQuote(out)}`, '/dev/null'], { env: callEnv(workspace) });
     expect(result.code, result.stdout).toBe(0);
     expect(result.stdout).toContain('\r\x1b[2K[');
     expect(result.stdout).toMatch(/\[#*\.*\] \d+% /);

@@ -4,7 +4,7 @@
  * and stops everything it started with an escalating shutdown (SIGTERM, then SIGKILL).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -20,6 +20,7 @@ export interface Workspace {
 }
 
 const started = new Set<TetherProcess>();
+const children = new Set<ChildProcess>();
 const workspaces: string[] = [];
 
 /** A fresh TETHER_HOME and a copy of the sample project. */
@@ -84,12 +85,8 @@ export class TetherProcess {
 
   /** SIGTERM, then SIGKILL if it has not exited within `graceMs`. */
   async stop(graceMs = 5_000): Promise<number | null> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return this.child.exitCode;
-    this.child.kill('SIGTERM');
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
-    const code = await this.exited;
-    clearTimeout(timer);
-    return code;
+    await stopChild(this.child, graceMs);
+    return this.exited;
   }
 
   /** Dies without any cleanup, as a crashed editor does. */
@@ -125,8 +122,60 @@ export async function startSandbox(workspace: Workspace, extra: string[] = []): 
   return { sandbox, ready };
 }
 
+/** Any child process: SIGTERM, then SIGKILL if it has not exited within `graceMs`. */
+export async function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its end with piped (non-TTY) streams; stops it and fails if it hangs. */
+export function runToExit(command: string, args: string[], options: { env: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number }): Promise<Run> {
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  const child = spawn(command, args, { env: options.env, ...(options.cwd ? { cwd: options.cwd } : {}), stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stopChild(child);
+      reject(new Error(`${command} ${args.join(' ')} did not exit within ${timeoutMs} ms; stdout: ${stdout}\nstderr: ${stderr}`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      children.delete(child);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** The tools the sandbox executed, in order (its Library/Tether/executions.jsonl). */
+export function executedTools(workspace: Workspace): string[] {
+  try {
+    return readFileSync(join(workspace.project, 'Library', 'Tether', 'executions.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as { tool: string }).tool);
+  } catch {
+    return [];
+  }
+}
+
 /** Stops every process the tests started and removes their workspaces. Call from afterEach/afterAll. */
 export async function cleanupProcesses(): Promise<void> {
   await Promise.all([...started].map((p) => p.stop()));
+  await Promise.all([...children].map((child) => stopChild(child)));
+  children.clear();
   for (const root of workspaces.splice(0)) rmSync(root, { recursive: true, force: true });
 }

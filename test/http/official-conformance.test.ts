@@ -10,14 +10,13 @@
  * conformance-baseline.yml; the runner fails on any other failure and on a baseline entry
  * that passes (a stale baseline). See DEVELOPERS.md, "The official MCP conformance suite".
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NODE22, NODE22_MISSING } from '../helpers/node22.js';
-import { REPO_ROOT, TetherProcess, cleanupProcesses, createWorkspace, startSandbox, type Workspace } from '../helpers/processes.js';
+import { REPO_ROOT, TetherProcess, cleanupProcesses, createWorkspace, executedTools, runToExit, startSandbox, type Workspace } from '../helpers/processes.js';
 
 const require = createRequire(import.meta.url);
 const CONFORMANCE_CLI = join(dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
@@ -25,13 +24,11 @@ const BASELINE = join(REPO_ROOT, 'conformance-baseline.yml');
 /** The whole suite takes a few seconds; this only bounds a hung run. */
 const SUITE_TIMEOUT_MS = 75_000;
 
-const running = new Set<ChildProcess>();
 const clients = new Set<Client>();
 
 afterEach(async () => {
   await Promise.all([...clients].map((client) => client.close().catch(() => undefined)));
   clients.clear();
-  await Promise.all([...running].map((child) => stop(child)));
   await cleanupProcesses();
 });
 
@@ -55,34 +52,9 @@ interface SuiteRun {
   output: string;
 }
 
-function runSuite(workspace: Workspace, args: string[]): Promise<SuiteRun> {
-  const child = spawn(NODE22!, [CONFORMANCE_CLI, ...args], { cwd: REPO_ROOT, env: { ...workspace.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(child);
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop(child);
-      reject(new Error(`the conformance suite did not finish within ${SUITE_TIMEOUT_MS} ms; output so far:\n${output}`));
-    }, SUITE_TIMEOUT_MS);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      running.delete(child);
-      resolve({ code, output });
-    });
-  });
-}
-
-/** SIGTERM, then SIGKILL after a grace period. */
-async function stop(child: ChildProcess, graceMs = 3_000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-  await exited;
-  clearTimeout(timer);
-  running.delete(child);
+async function runSuite(workspace: Workspace, args: string[]): Promise<SuiteRun> {
+  const run = await runToExit(NODE22!, [CONFORMANCE_CLI, ...args], { cwd: REPO_ROOT, env: { ...workspace.env, NO_COLOR: '1' }, timeoutMs: SUITE_TIMEOUT_MS });
+  return { code: run.code, output: `${run.stdout}${run.stderr}` };
 }
 
 /** Resolves as `promise` does, or rejects after `ms` with the message (the timer is always cleared). */
@@ -95,10 +67,6 @@ async function within<T>(promise: Promise<T>, ms: number, message: () => string)
   }
 }
 
-function executedTools(workspace: Workspace): string[] {
-  const journal = readFileSync(join(workspace.project, 'Library', 'Tether', 'executions.jsonl'), 'utf8');
-  return journal.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { tool: string }).tool);
-}
 
 const skipNote = NODE22 ? '' : ` (skipped: ${NODE22_MISSING})`;
 

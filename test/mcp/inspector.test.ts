@@ -9,23 +9,17 @@
  * - Inspector options after the server command are taken by the Inspector (`--log-level`
  *   would be), so the server command goes after `--`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NODE22, NODE22_MISSING } from '../helpers/node22.js';
-import { REPO_ROOT, TETHER_BIN, cleanupProcesses, createWorkspace, startSandbox, type Workspace } from '../helpers/processes.js';
+import { REPO_ROOT, TETHER_BIN, cleanupProcesses, createWorkspace, executedTools, runToExit, startSandbox, type Workspace } from '../helpers/processes.js';
 
 const require = createRequire(import.meta.url);
 const INSPECTOR = join(dirname(require.resolve('@modelcontextprotocol/inspector/package.json')), 'clients', 'launcher', 'build', 'index.js');
 
-const running = new Set<ChildProcess>();
-
-afterEach(async () => {
-  await Promise.all([...running].map((child) => stop(child)));
-  await cleanupProcesses();
-});
+afterEach(cleanupProcesses);
 
 interface InspectorRun {
   code: number | null;
@@ -47,34 +41,7 @@ function inspectorEnv(workspace: Workspace): NodeJS.ProcessEnv {
 }
 
 function runInspector(workspace: Workspace, args: string[], timeoutMs = 25_000): Promise<InspectorRun> {
-  const child = spawn(NODE22!, [INSPECTOR, '--cli', '--format', 'json', ...args], { cwd: REPO_ROOT, env: inspectorEnv(workspace), stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop(child);
-      reject(new Error(`the Inspector did not exit within ${timeoutMs} ms; stdout: ${stdout}\nstderr: ${stderr}`));
-    }, timeoutMs);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      running.delete(child);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-/** SIGTERM, then SIGKILL after a grace period. */
-async function stop(child: ChildProcess, graceMs = 3_000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-  await exited;
-  clearTimeout(timer);
-  running.delete(child);
+  return runToExit(NODE22!, [INSPECTOR, '--cli', '--format', 'json', ...args], { cwd: REPO_ROOT, env: inspectorEnv(workspace), timeoutMs });
 }
 
 /** `--format json` prints exactly one JSON object on stdout: `{ result }` or `{ error }`. */
@@ -95,14 +62,6 @@ function expectPlayer(result: CallResult): void {
   expect(result.content.find((c) => c.type === 'text')?.text).toContain('"Player"');
 }
 
-function executedTools(workspace: Workspace): string[] {
-  try {
-    const journal = readFileSync(join(workspace.project, 'Library', 'Tether', 'executions.jsonl'), 'utf8');
-    return journal.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { tool: string }).tool);
-  } catch {
-    return [];
-  }
-}
 
 const skipNote = NODE22 ? '' : ` (skipped: ${NODE22_MISSING})`;
 
