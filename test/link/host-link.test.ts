@@ -219,18 +219,23 @@ describe('HostLink against a real Host', () => {
   });
 });
 
+/** A fake host that answers the hello and says `bye` in the same write, then hangs up. */
+function startByeWithHelloFake(ws: Parameters<typeof startFake>[0], bye: Record<string, unknown>): ReturnType<typeof startFake> {
+  return startFake(ws, (message, connection, host) => {
+    if (!isRequest(message) || message.method !== METHODS.hello) return;
+    connection.send(
+      { jsonrpc: '2.0', id: message.id, result: helloResult(host.instanceId, host.projectPath) },
+      { jsonrpc: '2.0', method: METHODS.bye, params: bye },
+    );
+    connection.socket.end();
+  });
+}
+
 describe('HostLink against hand-made hosts', () => {
   it('THE HANDSHAKE RACE: hello reply and bye in one write, then EOF → lost, never authenticated on a dead socket', async () => {
     const ws = workspace();
     const bye = { reason: 'shutdown', message: 'Shutting down right after the handshake.', at: Date.now() };
-    const fake = await startFake(ws, (message, connection, host) => {
-      if (!isRequest(message) || message.method !== METHODS.hello) return;
-      connection.send(
-        { jsonrpc: '2.0', id: message.id, result: helloResult(host.instanceId, host.projectPath) },
-        { jsonrpc: '2.0', method: METHODS.bye, params: bye },
-      );
-      connection.socket.end();
-    });
+    const fake = await startByeWithHelloFake(ws, bye);
     fake.writeRecord(ws.recordsDir);
     // No pings either: a failed ping must not be what rescues a link stuck on a dead socket.
     const link = makeLink(ws, { ...NO_RETRY, pingIntervalMs: 120_000 });
@@ -430,14 +435,7 @@ describe('HostLink: bye bookkeeping and record changes (defects found)', () => {
   it('a reload bye in the same chunk as the handshake reply makes the link "reloading", carrying the bye', async () => {
     const ws = workspace();
     const bye = { reason: 'reload', message: 'Reloading the code domain.', expectedBackMs: 60_000, at: Date.now() };
-    const fake = await startFake(ws, (message, connection, host) => {
-      if (!isRequest(message) || message.method !== METHODS.hello) return;
-      connection.send(
-        { jsonrpc: '2.0', id: message.id, result: helloResult(host.instanceId, host.projectPath) },
-        { jsonrpc: '2.0', method: METHODS.bye, params: bye },
-      );
-      connection.socket.end();
-    });
+    const fake = await startByeWithHelloFake(ws, bye);
     fake.writeRecord(ws.recordsDir);
     const link = makeLink(ws, NO_RETRY);
     const states = recordStates(link);
@@ -459,14 +457,7 @@ describe('HostLink: bye bookkeeping and record changes (defects found)', () => {
   it('a shutdown bye in the same chunk as the handshake reply is what lastFailure reports', async () => {
     const ws = workspace();
     const bye = { reason: 'shutdown', message: 'The host is shutting down (race).', at: Date.now() };
-    const fake = await startFake(ws, (message, connection, host) => {
-      if (!isRequest(message) || message.method !== METHODS.hello) return;
-      connection.send(
-        { jsonrpc: '2.0', id: message.id, result: helloResult(host.instanceId, host.projectPath) },
-        { jsonrpc: '2.0', method: METHODS.bye, params: bye },
-      );
-      connection.socket.end();
-    });
+    const fake = await startByeWithHelloFake(ws, bye);
     fake.writeRecord(ws.recordsDir);
     const link = makeLink(ws, NO_RETRY);
     const accepted = fake.nextConnection();
