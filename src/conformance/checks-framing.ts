@@ -64,12 +64,8 @@ export const framingChecks: readonly Check[] = [
     requirement: 'FR-3',
     title: 'a header announcing more than limits.maxFrameBytes gets FRAME_TOO_LARGE, then the connection closes',
     async run(context) {
-      const connection = await authenticated(context);
       // The header alone must be refused: a host that waited for the body would buffer it first.
-      await connection.write(`Content-Length: ${context.hello.limits.maxFrameBytes + 1}\r\n\r\n`);
-      const error = await connection.streamError('the error frame for an oversize frame');
-      expectWireError(error.error, 'FRAME_TOO_LARGE', 'an oversize frame header');
-      await connection.expectClose('after an oversize frame header');
+      await expectFatal(context, `Content-Length: ${context.hello.limits.maxFrameBytes + 1}\r\n\r\n`, 'FRAME_TOO_LARGE', 'an oversize frame header');
     },
   },
   {
@@ -77,11 +73,7 @@ export const framingChecks: readonly Check[] = [
     requirement: 'FR-4',
     title: 'a malformed header gets HEADER_INVALID, then the connection closes',
     async run(context) {
-      const connection = await authenticated(context);
-      await connection.write('Content-Length: twelve\r\n\r\n{"jsonrpc":"2.0"}');
-      const error = await connection.streamError('the error frame for a malformed header');
-      expectWireError(error.error, 'HEADER_INVALID', 'a malformed header');
-      await connection.expectClose('after a malformed header');
+      await expectFatal(context, 'Content-Length: twelve\r\n\r\n{"jsonrpc":"2.0"}', 'HEADER_INVALID', 'a malformed header');
     },
   },
   {
@@ -132,3 +124,12 @@ export const framingChecks: readonly Check[] = [
     },
   },
 ];
+
+/** Framing is lost after `bytes`: the host must answer with an id-less `code` error frame, then close. */
+async function expectFatal(context: Parameters<typeof authenticated>[0], bytes: string, code: Parameters<typeof expectWireError>[1], what: string): Promise<void> {
+  const connection = await authenticated(context);
+  await connection.write(bytes);
+  const error = await connection.streamError(`the error frame for ${what}`);
+  expectWireError(error.error, code, what);
+  await connection.expectClose(`after ${what}`);
+}

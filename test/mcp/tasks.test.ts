@@ -298,11 +298,7 @@ describe('2026-07-28 io.modelcontextprotocol/tasks', () => {
     await startSandbox(workspace, ['--build-seconds', '20']);
     const client = RawModernClient.start(workspace);
     // The first request of a fresh front: build_player is not known yet, and runs as a task anyway.
-    const created = CreateTaskResultV2.parse(await client.result('tools/call', { name: 'build_player', arguments: {} }));
-    await until(async () => {
-      const current = GetTaskResultV2.parse(await client.result('tasks/get', { taskId: created.taskId }));
-      return current.statusMessage?.startsWith('Building') ? current : undefined;
-    }, 'the build to start');
+    const created = await startBuildTask(client);
     expect(await client.result('tasks/cancel', { taskId: created.taskId })).toMatchObject({ resultType: 'complete' });
     const cancelled = GetTaskResultV2.parse(await client.result('tasks/get', { taskId: created.taskId }));
     expect(cancelled).toMatchObject({ status: 'cancelled' });
@@ -312,16 +308,22 @@ describe('2026-07-28 io.modelcontextprotocol/tasks', () => {
   });
 });
 
+/** Starts build_player as a 2026 task and waits until the editor reports the build running. */
+async function startBuildTask(client: RawModernClient): Promise<z.infer<typeof CreateTaskResultV2>> {
+  const created = CreateTaskResultV2.parse(await client.result('tools/call', { name: 'build_player', arguments: {} }));
+  await until(async () => {
+    const current = GetTaskResultV2.parse(await client.result('tasks/get', { taskId: created.taskId }));
+    return current.statusMessage?.startsWith('Building') ? current : undefined;
+  }, 'the build to start');
+  return created;
+}
+
 describe('tasks when the session ends', () => {
   it('cancels running tasks at the editor and exits at once', async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace, ['--build-seconds', '20']);
     const client = RawModernClient.start(workspace);
-    const created = CreateTaskResultV2.parse(await client.result('tools/call', { name: 'build_player', arguments: {} }));
-    await until(async () => {
-      const current = GetTaskResultV2.parse(await client.result('tasks/get', { taskId: created.taskId }));
-      return current.statusMessage?.startsWith('Building') ? current : undefined;
-    }, 'the build to start');
+    await startBuildTask(client);
     const closedAt = Date.now();
     client.process.child.stdin!.end();
     expect(await client.process.exited).toBe(0);
