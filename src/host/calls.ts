@@ -214,10 +214,6 @@ export class CallManager {
     for (const call of new Set(this.live.values())) call.listeners = call.listeners.filter((l) => l.observer !== observer);
   }
 
-  get activeCount(): number {
-    return this.executions.size;
-  }
-
   private policyOf(toolName: string): DuplicatePolicy {
     const tool = this.options.tools().get(toolName);
     return tool ? duplicatePolicyOf(tool.descriptor) : 'allow';

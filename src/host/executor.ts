@@ -59,22 +59,9 @@ export class MainThreadExecutor<T> {
     return -1;
   }
 
-  /** Stops starting new items (the running one finishes). */
+  /** Stops starting new items for good (the running one finishes): the host is going away. */
   pause(): void {
     this.paused = true;
-  }
-
-  resume(): void {
-    this.paused = false;
-    this.pump();
-  }
-
-  /** Removes and returns everything queued. */
-  drain(): T[] {
-    const all = this.turnOrder.flatMap((lane) => this.lanes.get(lane) ?? []);
-    this.lanes.clear();
-    this.turnOrder = [];
-    return all;
   }
 
   private dropLane(lane: string): void {
