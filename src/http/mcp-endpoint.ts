@@ -13,7 +13,6 @@ import type { Front } from '../mcp/front.js';
 import { createMcpServer } from '../mcp/mcp-server.js';
 import { SessionEventStore } from './event-store.js';
 import type { FrontPool } from './front-pool.js';
-import type { ServeMetrics } from './metrics.js';
 import type { EndReason, ManagedSession, SessionRegistry } from './session-registry.js';
 
 export const PROJECT_HEADER = 'x-tether-project';
@@ -38,7 +37,6 @@ export class HttpSession implements ManagedSession {
 export interface EndpointDeps {
   fronts: FrontPool;
   registry: SessionRegistry<HttpSession, PoolName>;
-  metrics: ServeMetrics;
   maxBodyBytes: number;
   logger: Logger;
 }

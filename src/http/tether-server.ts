@@ -84,7 +84,7 @@ export class TetherServer {
         if (connections++ > 0) this.metrics.reconnects.inc({ project: key || 'default' });
       });
     });
-    this.endpoint = new McpEndpoint({ fronts: this.fronts, registry: this.registry, metrics: this.metrics, maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024, logger: options.logger });
+    this.endpoint = new McpEndpoint({ fronts: this.fronts, registry: this.registry, maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024, logger: options.logger });
     this.guards = {
       allowedHosts: loopbackHosts(isLoopback(host) ? [] : [host.toLowerCase()]),
       allowedOrigins: new Set(options.allowedOrigins ?? []),
