@@ -117,6 +117,8 @@ export class HostConnection implements CallObserver {
     this.authenticated = true;
     this.clientCaps = params.capabilities ?? {};
     this.clientName = params.client.name;
+    // Results may be as large as the client reads (a 50 MB screenshot is 67 MB of base64).
+    if (params.limits?.maxFrameBytes) this.rpc.setPeerMaxFrameBytes(params.limits.maxFrameBytes);
     this.registerHandlers();
     this.startPinging();
     this.core.admitted(this);

@@ -6,6 +6,7 @@ import { connect as tcpConnect, type Socket } from 'node:net';
 import {
   FramedTransport,
   HelloResult,
+  resolveLimits,
   METHODS,
   PROTOCOL_VERSION,
   RpcConnection,
@@ -13,6 +14,12 @@ import {
   type FrameLimits,
 } from '../protocol/index.js';
 import { SocketByteStream } from '../net/socket-stream.js';
+
+/**
+ * What a client reads from its host by default: more than the protocol's 64 MiB, because
+ * results are what is large (a 50 MB image is 67 MB as base64) and the client announces it.
+ */
+export const FRONT_MAX_FRAME_BYTES = 256 * 1024 * 1024;
 
 export interface ConnectOptions {
   port: number;
@@ -58,7 +65,8 @@ export function openSocket(port: number, host = '127.0.0.1', timeoutMs = 5_000):
 export async function connectToHost(options: ConnectOptions): Promise<HostSession> {
   const timeoutMs = options.timeoutMs ?? 5_000;
   const socket = await openSocket(options.port, options.host, timeoutMs);
-  const rpc = new RpcConnection(new FramedTransport(new SocketByteStream(socket), options.limits));
+  const limits = resolveLimits({ maxFrameBytes: FRONT_MAX_FRAME_BYTES, ...options.limits });
+  const rpc = new RpcConnection(new FramedTransport(new SocketByteStream(socket), limits));
   // Hosts ping their clients and drop those that do not answer.
   rpc.onRequest(METHODS.ping, () => ({}));
   options.prepare?.(rpc);
@@ -72,6 +80,7 @@ export async function connectToHost(options: ConnectOptions): Promise<HostSessio
         protocolVersion: options.protocolVersion ?? PROTOCOL_VERSION,
         client: { name: options.clientName ?? 'tether', ...(options.clientVersion ? { version: options.clientVersion } : {}) },
         capabilities: options.capabilities ?? {},
+        limits: { maxFrameBytes: limits.maxFrameBytes },
       },
       { timeoutMs },
     );

@@ -157,6 +157,11 @@ export class RpcConnection {
     });
   }
 
+  /** The largest frame the peer reads, as it announced in the handshake: what may be sent to it. */
+  setPeerMaxFrameBytes(bytes: number): void {
+    this.transport.setPeerMaxFrameBytes?.(bytes);
+  }
+
   /** Sends a notification; returns false when the connection is closed and nothing was sent. */
   notify(method: string, params?: unknown): boolean {
     if (!this.isOpen) return false;

@@ -45,6 +45,8 @@ export const HelloParams = z.object({
   client: z.object({ name: z.string(), version: z.string().optional() }).loose(),
   /** What the connecting side can relay to a human or a model, for tools that ask. */
   capabilities: z.object({ elicitation: z.boolean().optional(), sampling: z.boolean().optional() }).loose().optional(),
+  /** The largest frame body the client reads; the host sends up to this (default: the host's own limit). */
+  limits: z.object({ maxFrameBytes: z.number().int().positive() }).loose().optional(),
 });
 export type HelloParams = z.infer<typeof HelloParams>;
 

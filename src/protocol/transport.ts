@@ -22,6 +22,11 @@ export interface Transport {
   start(handlers: TransportHandlers): void;
   /** Sends a message. Throws FRAME_TOO_LARGE for an oversize message; silently drops once closed. */
   send(message: Message): void;
+  /**
+   * The largest body the peer says it reads (from the handshake). Until set, the transport
+   * assumes the peer reads what it reads itself.
+   */
+  setPeerMaxFrameBytes?(bytes: number): void;
   /** Flushes what was sent, then closes. Idempotent. */
   close(error?: TetherError): void;
   readonly closed: boolean;
@@ -43,6 +48,7 @@ const NO_BYTES = new Uint8Array(0);
 export class FramedTransport implements Transport {
   private readonly limits: FrameLimits;
   private readonly decoder: FrameDecoder;
+  private maxSendBytes: number;
   private handlers: TransportHandlers | undefined;
   private stallTimer: ReturnType<typeof setTimeout> | undefined;
   private closeError: TetherError | undefined;
@@ -54,6 +60,11 @@ export class FramedTransport implements Transport {
   ) {
     this.limits = resolveLimits(limits);
     this.decoder = new FrameDecoder(this.limits);
+    this.maxSendBytes = this.limits.maxFrameBytes;
+  }
+
+  setPeerMaxFrameBytes(bytes: number): void {
+    this.maxSendBytes = bytes;
   }
 
   get closed(): boolean {
@@ -70,7 +81,7 @@ export class FramedTransport implements Transport {
 
   send(message: Message): void {
     if (this.isClosed || this.stream.closed) return;
-    this.stream.write(encodeFrame(message, this.limits.maxFrameBytes));
+    this.stream.write(encodeFrame(message, this.maxSendBytes));
   }
 
   close(error?: TetherError): void {

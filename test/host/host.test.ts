@@ -132,6 +132,28 @@ describe('Host', () => {
   });
 });
 
+describe('frame limits', () => {
+  it('sends a result as large as the client announced it reads, beyond the host\'s own read limit', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'tether-host-'));
+    const host = new Host({ kind: 'test', name: 'Test', version: '1.0.0', projectPath: home, recordsDir: join(home, 'hosts'), limits: { maxFrameBytes: 10_000 } });
+    host.tool({ name: 'big', description: 'A large result', annotations: { readOnlyHint: true }, handler: () => 'x'.repeat(50_000) });
+    await host.start();
+    cleanups.push(() => host.close());
+
+    // A client that reads 1 MiB says so in its hello, and gets the 50 KB result.
+    const roomy = await connectToHost({ port: host.port as number, token: host.token, limits: { maxFrameBytes: 1024 * 1024 } });
+    cleanups.push(() => roomy.rpc.close());
+    const result = await roomy.rpc.request<{ result: { content: Array<{ text: string }> } }>(METHODS.callStart, { callId: 'big-1', tool: 'big' });
+    expect(result.result.content[0]!.text).toHaveLength(50_000);
+
+    // One that reads only 20 KB gets a typed refusal in place of the result, and the connection serves on.
+    const narrow = await connectToHost({ port: host.port as number, token: host.token, limits: { maxFrameBytes: 20_000 } });
+    cleanups.push(() => narrow.rpc.close());
+    await expect(narrow.rpc.request(METHODS.callStart, { callId: 'big-2', tool: 'big' })).rejects.toMatchObject({ code: 'FRAME_TOO_LARGE', data: { maxFrameBytes: 20_000 } });
+    await expect(narrow.rpc.request(METHODS.ping)).resolves.toEqual({});
+  });
+});
+
 describe('journal durability', () => {
   it('writes side-effecting calls to the journal file, and keeps read-only ones in memory only', async () => {
     const home = mkdtempSync(join(tmpdir(), 'tether-journal-'));
