@@ -14,6 +14,8 @@ export interface HostCallOptions {
   listener?: CallListener;
   /** Read-only or idempotent: if the host lost the call, it may simply run again. */
   rerunnable: boolean;
+  /** The result may keep placeholders for lifted long strings (see protocol/lifted-strings.ts). */
+  keepLiftedStrings?: boolean;
 }
 
 export async function runHostCall(link: HostLink, params: CallStartParams, options: HostCallOptions): Promise<CallStartResult> {
@@ -29,7 +31,10 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
       const attachOnly = maybeSent && !options.rerunnable;
       maybeSent = true;
       try {
-        return await rpc.request<CallStartResult>(METHODS.callStart, attachOnly ? { ...params, attachOnly: true } : params, options.signal ? { signal: options.signal } : {});
+        return await rpc.request<CallStartResult>(METHODS.callStart, attachOnly ? { ...params, attachOnly: true } : params, {
+          ...(options.signal ? { signal: options.signal } : {}),
+          keepLiftedStrings: options.keepLiftedStrings === true,
+        });
       } catch (error) {
         const failure = TetherError.from(error);
         if (options.signal?.aborted) throw cancelled(callId, options.signal.reason);

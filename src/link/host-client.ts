@@ -12,6 +12,7 @@ import {
   RpcConnection,
   TetherError,
   type FrameLimits,
+  type StringLifter,
 } from '../protocol/index.js';
 import { SocketByteStream } from '../net/socket-stream.js';
 
@@ -30,6 +31,8 @@ export interface ConnectOptions {
   clientVersion?: string;
   capabilities?: { elicitation?: boolean; sampling?: boolean };
   limits?: Partial<FrameLimits>;
+  /** Lifts long strings out of large frames, for a relay that writes results on unchanged (see long-string-lifter.ts). */
+  liftStrings?: StringLifter;
   /** Gives up connecting plus handshaking after this long (default 5 s). */
   timeoutMs?: number;
   /** Installs handlers before the handshake so no early notification is missed. */
@@ -66,7 +69,7 @@ export async function connectToHost(options: ConnectOptions): Promise<HostSessio
   const timeoutMs = options.timeoutMs ?? 5_000;
   const socket = await openSocket(options.port, options.host, timeoutMs);
   const limits = resolveLimits({ maxFrameBytes: FRONT_MAX_FRAME_BYTES, ...options.limits });
-  const rpc = new RpcConnection(new FramedTransport(new SocketByteStream(socket), limits));
+  const rpc = new RpcConnection(new FramedTransport(new SocketByteStream(socket), limits, options.liftStrings));
   // Hosts ping their clients and drop those that do not answer.
   rpc.onRequest(METHODS.ping, () => ({}));
   options.prepare?.(rpc);

@@ -20,6 +20,7 @@ import {
   TetherError,
   type HelloResult,
   type RpcConnection,
+  type StringLifter,
 } from '../protocol/index.js';
 import { hostsDir } from '../discovery/tether-home.js';
 import { listHostRecords, type HostRecord } from '../discovery/host-record.js';
@@ -40,6 +41,8 @@ export interface HostLinkOptions extends Selection {
   backoff?: BackoffOptions;
   /** How often the hosts folder is polled besides fs.watch. */
   pollMs?: number;
+  /** Lifts long strings out of large frames (see long-string-lifter.ts); only a relay that splices them back sets it. */
+  liftStrings?: StringLifter;
 }
 
 /** What the link hands to whoever owns a call: its progress, logs and questions. */
@@ -171,6 +174,7 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
         capabilities: { elicitation: true, sampling: true },
         timeoutMs: this.options.connectTimeoutMs ?? 3_000,
         prepare: (rpc) => this.install(rpc),
+        ...(this.options.liftStrings ? { liftStrings: this.options.liftStrings } : {}),
       });
       // State check after the await: the link may have been closed, or the connection
       // lost (a bye in the same chunk as the handshake reply), while we waited.

@@ -12,6 +12,7 @@ import { METHODS, type HostStateNotice, type ToolDescriptor } from '../protocol/
 import { tetherHome } from '../discovery/tether-home.js';
 import { runHostCall } from '../link/host-call.js';
 import { HostLink, type CallListener, type HostLinkOptions } from '../link/host-link.js';
+import { createLongStringLifter } from '../link/long-string-lifter.js';
 import { HostCatalog } from './host-catalog.js';
 import { callIdForKey, type CallRequestOptions } from './request-meta.js';
 import { isRerunnable } from './tool-results.js';
@@ -26,6 +27,12 @@ export interface FrontOptions {
   home?: string;
   link?: Omit<HostLinkOptions, 'project' | 'cwd' | 'recordsDir'>;
   logger?: Logger;
+  /**
+   * Long strings in large call results stay as they arrived from the host, to be written to
+   * the client unchanged (tether mcp: see splicing-stdio-transport.ts). Whoever serves such a
+   * front must splice or materialize them (liftedStringsOf on the call's outcome).
+   */
+  liftLongStrings?: boolean;
   /** Told about every finished call (for metrics). */
   onCallFinished?(tool: string, outcome: 'ok' | 'error', seconds: number): void;
 }
@@ -55,6 +62,7 @@ export class Front {
     this.keepaliveMs = options.keepaliveMs ?? 2_500;
     this.link = new HostLink({
       ...options.link,
+      ...(options.liftLongStrings ? { liftStrings: createLongStringLifter() } : {}),
       ...(project ? { project } : {}),
       ...(options.cwd ? { cwd: options.cwd } : {}),
       recordsDir: join(home, 'hosts'),
@@ -137,6 +145,7 @@ export class Front {
       const result = await runHostCall(this.link, { callId, tool: tool.name, arguments: args, ...(options.deadlineMs ? { deadlineMs: options.deadlineMs } : {}) }, {
         waitMs: this.waitMs,
         rerunnable: isRerunnable(tool),
+        keepLiftedStrings: this.options.liftLongStrings === true,
         listener,
         ...(options.signal ? { signal: options.signal } : {}),
       });

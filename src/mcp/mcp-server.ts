@@ -11,7 +11,7 @@ import {
   type CallToolResult,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { METHODS, TetherError, type CallProgress, type ElicitResult } from '../protocol/index.js';
+import { METHODS, TetherError, liftedStringsOf, type CallProgress, type ElicitResult } from '../protocol/index.js';
 import { unknownTool } from '../schema/suggest.js';
 import type { CallListener } from '../link/host-link.js';
 import type { Front } from './front.js';
@@ -20,13 +20,16 @@ import { ProgressRelay } from './progress-relay.js';
 import { STATUS_TOOL, statusResult } from './status-tool.js';
 import { USE_HOST_TOOL, useHostResult } from './use-host-tool.js';
 import { errorResult, toMcpResult, toMcpTool } from './tool-results.js';
-import { TaskAwareServer, advertiseTaskSupport, registerTaskHandlers, startTask, taskCapabilities } from './tasks.js';
+import type { ResultSplicer } from './splicing-stdio-transport.js';
+import { TaskAwareServer, advertiseTaskSupport, isTaskContext, registerTaskHandlers, startTask, taskCapabilities } from './tasks.js';
 
 export const SERVER_INFO = { name: 'tether', version: '0.1.0' };
 
 export type Era = 'legacy' | 'modern';
 
 export interface McpServerOptions {
+  /** Writes results with long strings as they came from the host (tether mcp's stdio); unset, they are materialized. */
+  splicer?: ResultSplicer;
   /** Offered on HTTP sessions: lets a session rebind to another project's editor (tether_use_host). */
   resolveFront?(project: string): Front;
 }
@@ -124,7 +127,15 @@ export function createMcpServer(front: Front, era: Era, options: McpServerOption
       // A call that reloaded the editor (a compile) may have changed the tools: let the
       // mirror catch up first, so a tools/list right after this answer is already current.
       await front.catalog.settled();
-      return server.projectCallToolResult(toMcpResult(outcome.result), tool.outputSchema);
+      let result = toMcpResult(outcome.result);
+      const lifted = liftedStringsOf(outcome);
+      if (lifted) {
+        // Long strings go out as the bytes the host sent, spliced in as the response is
+        // written; a result kept for later (a task) or checked against a schema needs them real.
+        if (options.splicer && !tool.outputSchema && !isTaskContext(ctx)) options.splicer.hold(ctx.mcpReq.id, lifted, ctx.mcpReq.signal);
+        else result = lifted.materialize(result);
+      }
+      return server.projectCallToolResult(result, tool.outputSchema);
     } catch (error) {
       return errorResult(error);
     } finally {

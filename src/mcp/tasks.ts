@@ -127,6 +127,11 @@ function ownerOf(server: Server): object {
 /** Contexts of calls that already run as a task: they run as they are. */
 const taskContexts = new WeakSet<ServerContext>();
 
+/** True when this tools/call runs as a task (its result is stored, and answered later). */
+export function isTaskContext(ctx: ServerContext): boolean {
+  return taskContexts.has(ctx);
+}
+
 type ToolCallHandler = (request: CallToolRequest, ctx: ServerContext) => Promise<CallToolResult>;
 
 /**

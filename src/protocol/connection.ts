@@ -5,6 +5,7 @@
  * AbortSignal fires.
  */
 import { TetherError } from './errors.js';
+import { attachLiftedStrings, type LiftedStrings } from './lifted-strings.js';
 import {
   isErrorResponse,
   isNotification,
@@ -34,10 +35,16 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Gives up (REQUEST_TIMEOUT) after this long. Unset: waits as long as the connection lives. */
   timeoutMs?: number;
+  /**
+   * The result may keep placeholders for long strings the transport lifted; they are found
+   * with liftedStringsOf(result). Unset, the result holds the real strings.
+   */
+  keepLiftedStrings?: boolean;
 }
 
 interface Pending {
   method: string;
+  keepLiftedStrings: boolean;
   resolve(value: unknown): void;
   reject(error: TetherError): void;
   cleanup(): void;
@@ -81,7 +88,7 @@ export class RpcConnection {
 
   start(): this {
     this.transport.start({
-      message: (message) => this.dispatch(message),
+      message: (message, lifted) => this.dispatch(lifted ? materializeUnlessKept(message, lifted, this.pending) : message),
       malformed: (error, id) => this.reply(id, undefined, error),
       close: (error) => this.finish(error),
     });
@@ -146,7 +153,7 @@ export class RpcConnection {
         );
       }
       options.signal?.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(id, { method, resolve: resolve as (value: unknown) => void, reject, cleanup });
+      this.pending.set(id, { method, keepLiftedStrings: options.keepLiftedStrings === true, resolve: resolve as (value: unknown) => void, reject, cleanup });
       try {
         this.transport.send({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
       } catch (error) {
@@ -283,4 +290,16 @@ export class RpcConnection {
     this.running.clear();
     for (const listener of this.closeListeners.splice(0)) listener(error);
   }
+}
+
+/**
+ * Placeholders for lifted strings survive only in the result of a request that asked to keep
+ * them; every other message is materialized before it is dispatched.
+ */
+function materializeUnlessKept(message: Message, lifted: LiftedStrings, pending: ReadonlyMap<RequestId, Pending>): Message {
+  if (!isRequest(message) && !isNotification(message) && 'result' in message && message.id !== null && pending.get(message.id)?.keepLiftedStrings) {
+    attachLiftedStrings(message.result, lifted);
+    return message;
+  }
+  return lifted.materialize(message);
 }

@@ -10,6 +10,8 @@ import { TetherError } from './errors.js';
 import type { FrameLimits } from './limits.js';
 
 const CR = 13;
+/** Bodies at least this large are received into one buffer of their size, not kept as chunks. */
+const LARGE_FRAME_BYTES = 1024 * 1024;
 const LF = 10;
 
 export class FrameDecoder {
@@ -17,6 +19,8 @@ export class FrameDecoder {
   private buffered = 0;
   /** Body length announced by the header being consumed, or null while reading a header. */
   private bodyLength: number | null = null;
+  /** A large body being filled in place, once its header is read. */
+  private large: { body: Uint8Array; filled: number } | undefined;
   /** A framing fault already found: the stream cannot be trusted past it. */
   private failure: TetherError | undefined;
 
@@ -34,16 +38,31 @@ export class FrameDecoder {
    */
   push(chunk: Uint8Array): Uint8Array[] {
     if (this.failure) throw this.failure;
-    if (chunk.length > 0) {
-      this.chunks.push(chunk);
-      this.buffered += chunk.length;
-    }
     const bodies: Uint8Array[] = [];
+    let input = chunk;
+    if (this.large) {
+      // Straight into the body: a large frame is copied once, and its chunks freed as they come.
+      const part = Math.min(input.length, this.large.body.length - this.large.filled);
+      this.large.body.set(input.subarray(0, part), this.large.filled);
+      this.large.filled += part;
+      input = input.subarray(part);
+      if (this.large.filled < this.large.body.length) return bodies;
+      bodies.push(this.large.body);
+      this.large = undefined;
+      this.bodyLength = null;
+    }
+    if (input.length > 0) {
+      this.chunks.push(input);
+      this.buffered += input.length;
+    }
     try {
       for (;;) {
         if (this.bodyLength === null && !this.readHeader()) break;
         const length = this.bodyLength as number;
-        if (this.buffered < length) break;
+        if (this.buffered < length) {
+          if (length >= LARGE_FRAME_BYTES) this.startLarge(length);
+          break;
+        }
         bodies.push(this.take(length));
         this.bodyLength = null;
       }
@@ -53,6 +72,19 @@ export class FrameDecoder {
       if (bodies.length === 0) throw error;
     }
     return bodies;
+  }
+
+  /** Moves what is buffered of a large body into a buffer of its full size. */
+  private startLarge(length: number): void {
+    const body = new Uint8Array(length);
+    let filled = 0;
+    for (const chunk of this.chunks) {
+      body.set(chunk, filled);
+      filled += chunk.length;
+    }
+    this.chunks = [];
+    this.buffered = 0;
+    this.large = { body, filled };
   }
 
   /** Parses the header if complete; returns false when more bytes are needed. */

@@ -11,3 +11,4 @@ export * from './transport.js';
 export * from './connection.js';
 export * from './methods.js';
 export * from './canonical-json.js';
+export * from './lifted-strings.js';

@@ -6,12 +6,13 @@
 import { TetherError } from './errors.js';
 import { FrameDecoder } from './frame-decoder.js';
 import { encodeFrame } from './frame-encoder.js';
+import type { LiftedStrings, StringLifter } from './lifted-strings.js';
 import { resolveLimits, type FrameLimits } from './limits.js';
 import { idOf, validateMessage, type Message, type RequestId } from './messages.js';
 
 export interface TransportHandlers {
-  /** A well-formed message arrived. */
-  message(message: Message): void;
+  /** A well-formed message arrived; `lifted` holds the strings its placeholders stand for. */
+  message(message: Message, lifted?: LiftedStrings): void;
   /** A frame arrived intact but is not a valid message; the stream is still in sync. */
   malformed(error: TetherError, id: RequestId | null): void;
   /** The transport closed; `error` says why when it was not a clean close. */
@@ -57,6 +58,8 @@ export class FramedTransport implements Transport {
   constructor(
     private readonly stream: ByteStream,
     limits: Partial<FrameLimits> = {},
+    /** Lifts long strings out of received frames (see lifted-strings.ts); unset, every frame is parsed whole. */
+    private readonly liftStrings?: StringLifter,
   ) {
     this.limits = resolveLimits(limits);
     this.decoder = new FrameDecoder(this.limits);
@@ -120,8 +123,11 @@ export class FramedTransport implements Transport {
 
   private deliver(body: Uint8Array): void {
     let value: unknown;
+    let lifted: LiftedStrings | undefined;
     try {
-      value = JSON.parse(utf8.decode(body));
+      const cut = this.liftStrings?.(body);
+      lifted = cut?.lifted;
+      value = JSON.parse(cut ? cut.text : utf8.decode(body));
     } catch (error) {
       const reason = error instanceof SyntaxError ? 'it is not valid JSON' : 'it is not valid UTF-8';
       this.handlers?.malformed(new TetherError('PARSE_ERROR', `Could not parse the frame body: ${reason}. Each frame body must be one UTF-8 JSON-RPC message.`), null);
@@ -132,7 +138,7 @@ export class FramedTransport implements Transport {
       this.handlers?.malformed(new TetherError('INVALID_REQUEST', `Invalid JSON-RPC message: ${checked.reason}.`), idOf(value));
       return;
     }
-    this.handlers?.message(checked.message);
+    this.handlers?.message(checked.message, lifted);
   }
 
   /** The frame I/O timeout runs only while a frame is incomplete, and restarts on every chunk. */

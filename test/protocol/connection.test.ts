@@ -5,6 +5,8 @@ import { FrameDecoder, concat } from '../../src/protocol/frame-decoder.js';
 import { encodeFrame } from '../../src/protocol/frame-encoder.js';
 import type { FrameLimits } from '../../src/protocol/limits.js';
 import { FramedTransport, createLinkedPair, createLinkedStreams } from '../../src/protocol/transport.js';
+import { liftedStringsOf } from '../../src/protocol/lifted-strings.js';
+import { createLongStringLifter } from '../../src/link/long-string-lifter.js';
 
 const open: RpcConnection[] = [];
 
@@ -407,5 +409,31 @@ describe('RpcConnection: framing faults', () => {
     const error = await expectCode(pending, 'CONNECTION_CLOSED');
     expect(error.data).toMatchObject({ cause: { code: 'FRAME_TOO_LARGE' } });
     expect(connection.closedWith?.code).toBe('FRAME_TOO_LARGE');
+  });
+});
+
+describe('lifted strings', () => {
+  it('keeps placeholders only in the result of a request that asked for them; every other message gets the real strings', async () => {
+    const [sa, sb] = createLinkedStreams();
+    const client = new RpcConnection(new FramedTransport(sa, {}, createLongStringLifter({ minFrameBytes: 0, minStringBytes: 100 }))).start();
+    const server = new RpcConnection(new FramedTransport(sb)).start();
+    open.push(client, server);
+    const long = 'long "text" \\ é\n'.repeat(100);
+    server.onRequest('big', () => ({ text: long }));
+    const notified = new Promise<unknown>((resolve) => client.onNotification('note', resolve));
+    const asked = new Promise<unknown>((resolve) => client.onRequest('ask', (params) => (resolve(params), {})));
+
+    const kept = await client.request<{ text: string }>('big', undefined, { keepLiftedStrings: true });
+    expect(kept.text).not.toBe(long);
+    expect(liftedStringsOf(kept)?.materialize(kept)).toEqual({ text: long });
+
+    const real = await client.request<{ text: string }>('big');
+    expect(real).toEqual({ text: long });
+    expect(liftedStringsOf(real)).toBeUndefined();
+
+    server.notify('note', { text: long });
+    await server.request('ask', { text: long });
+    expect(await notified).toEqual({ text: long });
+    expect(await asked).toEqual({ text: long });
   });
 });

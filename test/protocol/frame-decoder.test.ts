@@ -336,3 +336,22 @@ describe('FrameDecoder: bodies', () => {
     expect(texts(decoder.push(concat([rawFrame(`Content-Length: ${body.length}`, body), rawFrame('Content-Length: 1', '1')])))).toEqual([body, '1']);
   });
 });
+
+describe('large frames', () => {
+  it('receives a large body split anywhere, between small frames, into exactly the bytes sent', () => {
+    const limits = { maxFrameBytes: 8 * 1024 * 1024, maxHeaderBytes: 1024 };
+    const big: Message = { jsonrpc: '2.0', id: 2, result: { text: 'é"\\x'.repeat(400_000) } };
+    const stream = concat([frame({ jsonrpc: '2.0', id: 1, result: {} }), frame(big, limits.maxFrameBytes), frame({ jsonrpc: '2.0', method: 'after' })]);
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: stream.length - 1 }), { maxLength: 12 }), (cuts) => {
+        const decoder = new FrameDecoder(limits);
+        const points = [0, ...[...new Set(cuts)].sort((a, b) => a - b), stream.length];
+        const bodies: Uint8Array[] = [];
+        for (let i = 1; i < points.length; i++) bodies.push(...decoder.push(stream.subarray(points[i - 1], points[i])));
+        expect(texts(bodies).map((t) => JSON.parse(t) as unknown)).toEqual([{ jsonrpc: '2.0', id: 1, result: {} }, big, { jsonrpc: '2.0', method: 'after' }]);
+        expect(decoder.hasPartialFrame).toBe(false);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

@@ -6,6 +6,7 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { Front } from '../../mcp/front.js';
 import { createMcpServer } from '../../mcp/mcp-server.js';
+import { SplicingStdioTransport } from '../../mcp/splicing-stdio-transport.js';
 import { createLogger } from '../logger.js';
 import { onShutdownSignal } from '../shutdown.js';
 
@@ -17,9 +18,17 @@ export interface McpCommandOptions {
 
 export async function run(options: McpCommandOptions): Promise<void> {
   const logger = createLogger('mcp', options.logLevel);
-  const front = new Front({ ...(options.project ? { project: options.project } : {}), ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }), logger });
+  const front = new Front({
+    ...(options.project ? { project: options.project } : {}),
+    ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }),
+    logger,
+    // Large results go from the host's socket to stdout as the bytes the host sent.
+    liftLongStrings: true,
+  });
   front.start();
-  const handle = serveStdio(({ era }) => createMcpServer(front, era), {
+  const transport = new SplicingStdioTransport();
+  const handle = serveStdio(({ era }) => createMcpServer(front, era, { splicer: transport }), {
+    transport,
     onerror: (error) => logger.warn({ err: error }, 'mcp transport error'),
   });
   let stopping: Promise<void> | undefined;
