@@ -2,7 +2,7 @@
  * The bench host: a Tether host built on the host SDK with a trivial read-only `echo` tool
  * and a `payload` tool, so the bridge is measured without the sandbox's worker hop.
  *
- *   node bench/results/.build/bench-host.js --project DIR [--prewarm text:50,png:10] [--amortized-prune]
+ *   node bench/results/.build/bench-host.js --project DIR [--prewarm text:50,png:10]
  *
  * Prints one JSON line when listening: {event:'ready', pid, port, instanceId, recordAt},
  * where recordAt is the wall-clock time (ms, sub-ms precision) right after the host record
@@ -10,7 +10,6 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Host } from 'tether-mcp/host';
-import { amortizePrune } from './prune-experiment.js';
 import { ECHO_TOOL, PAYLOAD_TOOL, payloadResult, pngPayload, textPayload, type PayloadKind } from './payloads.js';
 
 function option(name: string): string | undefined {
@@ -26,8 +25,6 @@ for (const item of (option('prewarm') ?? '').split(',').filter(Boolean)) {
   if (kind === 'png') pngPayload(Number(mb));
   else textPayload(Number(mb));
 }
-
-if (process.argv.includes('--amortized-prune')) amortizePrune();
 
 const host = new Host({ kind: 'bench', name: 'Bench host', version: '1.0.0', projectPath: project });
 host.tool({

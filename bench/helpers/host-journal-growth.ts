@@ -1,22 +1,20 @@
 /**
- * How a host's per-call cost grows with its call journal: a host (host SDK) and a link
- * client in one process, calls/start of the trivial `echo` tool back to back, timed in
- * windows. `--amortized-prune` runs CallJournal.prune at most once a second instead of after
- * every call (an experiment standing in for an O(1) prune; src is unchanged).
+ * The host hop alone, and whether its cost grows with the call journal: a host (host SDK)
+ * and a link client in one process, calls/start of the trivial `echo` tool back to back,
+ * timed in windows. (Before the journal's prune was amortized, the cost per call grew with
+ * the calls of the last retention window.)
  *
- *   node host-journal-growth.js CALLS WINDOW [--amortized-prune]  → {windows: [µs per call, …]}
+ *   node host-journal-growth.js CALLS WINDOW  → {windows: [µs per call, …]}
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Host } from 'tether-mcp/host';
-import { amortizePrune } from './prune-experiment.js';
 
 type HostClient = typeof import('../../dist/link/host-client.js');
 // Resolved from bench/results/.build/ at run time.
 const { connectToHost } = (await import(new URL('../../../dist/link/host-client.js', import.meta.url).href)) as HostClient;
 
 const [calls = '20000', window = '2000'] = process.argv.slice(2);
-if (process.argv.includes('--amortized-prune')) amortizePrune();
 const host = new Host({ kind: 'bench', name: 'journal growth', version: '1', projectPath: '/nonexistent', advertise: false });
 host.tool({ name: 'echo', description: 'echo', input: { type: 'object', properties: { text: { type: 'string' } } }, annotations: { readOnlyHint: true }, handler: (args) => String((args as { text?: unknown }).text) });
 const { port } = await host.start();

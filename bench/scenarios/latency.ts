@@ -39,10 +39,6 @@ export async function run(ctx: Context): Promise<Entry[]> {
   const { ready: hostReady } = await startBenchHost(ws);
   const tether = await connectStdio(tetherMcpArgs(ws), ws.env);
   const floor = await connectStdio([helper('floor-sdk-server')], ws.env);
-  // The experiment: the same path with the host's journal prune amortized (see helpers/prune-experiment.ts).
-  const wsAmortized = createWorkspace();
-  const { ready: amortizedHost } = await startBenchHost(wsAmortized, [], ['--amortized-prune']);
-  const amortized = await connectStdio(tetherMcpArgs(wsAmortized), wsAmortized.env);
   const raw = new RawEcho(ws.env);
   const { serve, url, token } = await startServe(ws);
   const tetherHttp = await connectHttp(url, token);
@@ -59,7 +55,6 @@ export async function run(ctx: Context): Promise<Entry[]> {
     [
       { name: 'tether-stdio', once: echo(tether.client) },
       { name: 'sdk-stdio', once: echo(floor.client) },
-      { name: 'tether-stdio-amortized-prune', once: echo(amortized.client) },
       { name: 'raw-pipe', once: () => raw.call('ping') },
       { name: 'tether-http', once: echo(tetherHttp) },
       { name: 'sdk-http', once: echo(floorHttp) },
@@ -88,7 +83,6 @@ export async function run(ctx: Context): Promise<Entry[]> {
     calls: cpuCalls,
     'tether-stdio': await cpuPass(echo(tether.client), { 'tether mcp': tether.pid, host: hostReady.pid }),
     'sdk-stdio': await cpuPass(echo(floor.client), { 'sdk floor server': floor.pid }),
-    'tether-stdio-amortized-prune': await cpuPass(echo(amortized.client), { 'tether mcp': amortized.pid, host: amortizedHost.pid }),
     'raw-pipe': await cpuPass(() => raw.call('ping'), { 'raw echo': raw.child.pid }),
     'tether-http': await cpuPass(echo(tetherHttp), { 'tether serve': serve.pid, host: hostReady.pid }),
     'sdk-http': await cpuPass(echo(floorHttp), { 'sdk floor HTTP server': floorHttpServer.server.pid }),
@@ -115,7 +109,6 @@ export async function run(ctx: Context): Promise<Entry[]> {
 
   await tether.close();
   await floor.close();
-  await amortized.close();
   await tetherHttp.close();
   await floorHttp.close();
   tetherRawHttp.close();
@@ -134,15 +127,6 @@ export async function run(ctx: Context): Promise<Entry[]> {
       }),
     );
   }
-  entries.push(
-    entry({
-      name: 'stdio latency p50, experiment: host journal prune amortized (vs SDK floor server)',
-      metric: 'latency_p50',
-      value: p('tether-stdio-amortized-prune', 50),
-      unit: 'ms',
-      floor: p('sdk-stdio', 50),
-    }),
-  );
   entries.push(entry({ name: 'stdio latency p50 (tether mcp vs raw newline-JSON pipe echo)', metric: 'latency_p50', value: p('tether-stdio', 50), unit: 'ms', floor: p('raw-pipe', 50) }));
   entries.push(entry({ name: 'SDK floor server stdio latency p50 (vs raw newline-JSON pipe echo)', metric: 'latency_p50', value: p('sdk-stdio', 50), unit: 'ms', floor: p('raw-pipe', 50) }));
   for (const q of [50, 90, 99]) {
