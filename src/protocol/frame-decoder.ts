@@ -10,7 +10,7 @@ import { TetherError } from './errors.js';
 import type { FrameLimits } from './limits.js';
 
 const CR = 13;
-/** Bodies at least this large are received into one buffer of their size, not kept as chunks. */
+/** Bodies at least this large are received into one buffer of their size (from half-way), not kept as chunks. */
 const LARGE_FRAME_BYTES = 1024 * 1024;
 const LF = 10;
 
@@ -60,7 +60,8 @@ export class FrameDecoder {
         if (this.bodyLength === null && !this.readHeader()) break;
         const length = this.bodyLength as number;
         if (this.buffered < length) {
-          if (length >= LARGE_FRAME_BYTES) this.startLarge(length);
+          // Not before half has arrived: a peer must not make us allocate more than twice what it sent.
+          if (length >= LARGE_FRAME_BYTES && this.buffered * 2 >= length) this.startLarge(length);
           break;
         }
         bodies.push(this.take(length));
