@@ -28,13 +28,12 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * base64, because the MCP SDK checks image and audio data with atob. The random part makes
  * them impossible to confuse with text a tool returns.
  */
-const PLACEHOLDER_PREFIX = `TETHERLIFTED${randomBytes(12).toString('hex')}`;
+export const PLACEHOLDER_PREFIX = `TETHERLIFTED${randomBytes(12).toString('hex')}`;
 export function placeholderFor(index: number): string {
   return `${PLACEHOLDER_PREFIX}${String(index).padStart(8, '0')}`;
 }
 /** Length of every placeholder (prefix 36 + index 8). */
 export const PLACEHOLDER_LENGTH = placeholderFor(0).length;
-export { PLACEHOLDER_PREFIX };
 
 export function createLongStringLifter(options: LiftOptions = {}): StringLifter {
   const minFrameBytes = options.minFrameBytes ?? 1024 * 1024;
@@ -52,8 +51,8 @@ export function liftLongStrings(body: Uint8Array, minStringBytes: number): Retur
     const close = closingQuote(bytes, at + 1);
     if (close < 0) return undefined;
     if (close + 1 - at >= minStringBytes && !isKey(bytes, close + 1)) {
-      const literal = body.subarray(at, close + 1);
-      if (!isJsonStringLiteral(bytes.subarray(at, close + 1))) return undefined;
+      const literal = bytes.subarray(at, close + 1);
+      if (!isJsonStringLiteral(literal)) return undefined;
       const placeholder = placeholderFor(literals.size);
       literals.set(placeholder, literal);
       parts.push(utf8.decode(body.subarray(copiedUpTo, at)), `"${placeholder}"`);

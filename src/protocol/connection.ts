@@ -10,6 +10,7 @@ import {
   isErrorResponse,
   isNotification,
   isRequest,
+  isResponse,
   type Message,
   type NotificationMessage,
   type RequestId,
@@ -297,7 +298,7 @@ export class RpcConnection {
  * them; every other message is materialized before it is dispatched.
  */
 function materializeUnlessKept(message: Message, lifted: LiftedStrings, pending: ReadonlyMap<RequestId, Pending>): Message {
-  if (!isRequest(message) && !isNotification(message) && 'result' in message && message.id !== null && pending.get(message.id)?.keepLiftedStrings) {
+  if (isResponse(message) && 'result' in message && message.id !== null && pending.get(message.id)?.keepLiftedStrings) {
     attachLiftedStrings(message.result, lifted);
     return message;
   }
