@@ -118,7 +118,7 @@ export class HostConnection implements CallObserver {
     this.clientCaps = params.capabilities ?? {};
     this.clientName = params.client.name;
     // Results may be as large as the client reads (a 50 MB screenshot is 67 MB of base64).
-    if (params.limits?.maxFrameBytes) this.rpc.setPeerMaxFrameBytes(params.limits.maxFrameBytes);
+    this.rpc.peerAuthenticated({ maxFrameBytes: params.limits?.maxFrameBytes });
     this.registerHandlers();
     this.startPinging();
     this.core.admitted(this);

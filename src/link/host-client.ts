@@ -98,5 +98,8 @@ export async function connectToHost(options: ConnectOptions): Promise<HostSessio
     rpc.close();
     throw new TetherError('INVALID_REQUEST', 'The host answered the handshake with an unexpected shape; is it a Tether host of a compatible version?');
   }
+  // The host is the one named in our 0600 record and it accepted our token: receive its large
+  // results straight into full-size buffers.
+  rpc.peerAuthenticated();
   return { rpc, hello: hello.data, socket };
 }

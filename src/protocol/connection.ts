@@ -165,9 +165,12 @@ export class RpcConnection {
     });
   }
 
-  /** The largest frame the peer reads, as it announced in the handshake: what may be sent to it. */
-  setPeerMaxFrameBytes(bytes: number): void {
-    this.transport.setPeerMaxFrameBytes?.(bytes);
+  /**
+   * The peer passed the handshake; `maxFrameBytes` is the largest frame it announced it reads,
+   * which bounds what may be sent to it.
+   */
+  peerAuthenticated(peer: { maxFrameBytes?: number | undefined } = {}): void {
+    this.transport.peerAuthenticated?.(peer);
   }
 
   /** Sends a notification; returns false when the connection is closed and nothing was sent. */

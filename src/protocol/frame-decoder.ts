@@ -10,7 +10,10 @@ import { TetherError } from './errors.js';
 import type { FrameLimits } from './limits.js';
 
 const CR = 13;
-/** Bodies at least this large are received into one buffer of their size (from half-way), not kept as chunks. */
+/**
+ * Bodies at least this large are received into one buffer of their size, not kept as chunks:
+ * at once from an authenticated peer, from half-way from anyone else.
+ */
 const LARGE_FRAME_BYTES = 1024 * 1024;
 const LF = 10;
 
@@ -23,8 +26,18 @@ export class FrameDecoder {
   private large: { body: Uint8Array; filled: number } | undefined;
   /** A framing fault already found: the stream cannot be trusted past it. */
   private failure: TetherError | undefined;
+  /** The peer passed the handshake, so a header alone may size a buffer. */
+  private peerTrusted = false;
 
   constructor(private readonly limits: Pick<FrameLimits, 'maxFrameBytes' | 'maxHeaderBytes'>) {}
+
+  /**
+   * The peer has authenticated: from now on a large body gets its full-size buffer as soon as
+   * its header arrives, so its chunks are never held beside it (peak memory ~1× the frame).
+   */
+  trustPeer(): void {
+    this.peerTrusted = true;
+  }
 
   /** True while some bytes of a frame have arrived but not the whole frame. */
   get hasPartialFrame(): boolean {
@@ -60,8 +73,8 @@ export class FrameDecoder {
         if (this.bodyLength === null && !this.readHeader()) break;
         const length = this.bodyLength as number;
         if (this.buffered < length) {
-          // Not before half has arrived: a peer must not make us allocate more than twice what it sent.
-          if (length >= LARGE_FRAME_BYTES && this.buffered * 2 >= length) this.startLarge(length);
+          // A stranger must not make us allocate more than twice what it sent: wait for half.
+          if (length >= LARGE_FRAME_BYTES && (this.peerTrusted || this.buffered * 2 >= length)) this.startLarge(length);
           break;
         }
         bodies.push(this.take(length));

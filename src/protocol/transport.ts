@@ -24,10 +24,10 @@ export interface Transport {
   /** Sends a message. Throws FRAME_TOO_LARGE for an oversize message; silently drops once closed. */
   send(message: Message): void;
   /**
-   * The largest body the peer says it reads (from the handshake). Until set, the transport
-   * assumes the peer reads what it reads itself.
+   * The peer passed the handshake. `maxFrameBytes` is the largest body it says it reads; until
+   * told, the transport assumes the peer reads what it reads itself.
    */
-  setPeerMaxFrameBytes?(bytes: number): void;
+  peerAuthenticated?(peer: { maxFrameBytes?: number | undefined }): void;
   /** Flushes what was sent, then closes. Idempotent. */
   close(error?: TetherError): void;
   readonly closed: boolean;
@@ -66,8 +66,9 @@ export class FramedTransport implements Transport {
     this.maxSendBytes = this.limits.maxFrameBytes;
   }
 
-  setPeerMaxFrameBytes(bytes: number): void {
-    this.maxSendBytes = bytes;
+  peerAuthenticated(peer: { maxFrameBytes?: number | undefined }): void {
+    if (peer.maxFrameBytes) this.maxSendBytes = peer.maxFrameBytes;
+    this.decoder.trustPeer();
   }
 
   get closed(): boolean {

@@ -338,13 +338,17 @@ describe('FrameDecoder: bodies', () => {
 });
 
 describe('large frames', () => {
-  it('receives a large body split anywhere, between small frames, into exactly the bytes sent', () => {
+  it.each([
+    ['a stranger', false],
+    ['an authenticated peer', true],
+  ])('receives a large body from %s split anywhere, between small frames, into exactly the bytes sent', (_, trusted) => {
     const limits = { maxFrameBytes: 8 * 1024 * 1024, maxHeaderBytes: 1024 };
     const big: Message = { jsonrpc: '2.0', id: 2, result: { text: 'é"\\x'.repeat(400_000) } };
     const stream = concat([frame({ jsonrpc: '2.0', id: 1, result: {} }), frame(big, limits.maxFrameBytes), frame({ jsonrpc: '2.0', method: 'after' })]);
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 1, max: stream.length - 1 }), { maxLength: 12 }), (cuts) => {
         const decoder = new FrameDecoder(limits);
+        if (trusted) decoder.trustPeer();
         const points = [0, ...[...new Set(cuts)].sort((a, b) => a - b), stream.length];
         const bodies: Uint8Array[] = [];
         for (let i = 1; i < points.length; i++) bodies.push(...decoder.push(stream.subarray(points[i - 1], points[i])));
@@ -353,5 +357,22 @@ describe('large frames', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('sizes a buffer from a header alone only for an authenticated peer', () => {
+    const limits = { maxFrameBytes: 128 * 1024 * 1024, maxHeaderBytes: 1024 };
+    const length = 64 * 1024 * 1024;
+    const opening = concat([new TextEncoder().encode(`Content-Length: ${length}\r\n\r\n`), new Uint8Array(1024).fill(0x20)]);
+    const arrayBuffersAfter = (trusted: boolean): number => {
+      const decoder = new FrameDecoder(limits);
+      if (trusted) decoder.trustPeer();
+      const before = process.memoryUsage().arrayBuffers;
+      decoder.push(opening);
+      const grown = process.memoryUsage().arrayBuffers - before;
+      expect(decoder.hasPartialFrame).toBe(true);
+      return grown;
+    };
+    expect(arrayBuffersAfter(false)).toBeLessThan(length / 2);
+    expect(arrayBuffersAfter(true)).toBeGreaterThanOrEqual(length);
   });
 });
