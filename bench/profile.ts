@@ -13,8 +13,14 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildHelpers, helper } from './lib/build.js';
 import { call, connectHttp, connectStdio } from './lib/mcp.js';
-import { BENCH_DIR, REPO_ROOT, TETHER_BIN, createWorkspace, killAll, node, removeWorkspaces, sleep } from './lib/procs.js';
+import { BENCH_DIR, REPO_ROOT, createWorkspace, killAll, node, removeWorkspaces, sleep } from './lib/procs.js';
 import { percentile } from './lib/stats.js';
+
+/**
+ * The compiled, unbundled CLI: the same code as bin/tether.js runs (dist/bundle/ is built from
+ * it), but with a file per module, so time is attributed to Tether, the SDK, zod… by path.
+ */
+const UNBUNDLED_CLI = join(REPO_ROOT, 'dist', 'cli', 'tether.js');
 
 const argv = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -38,7 +44,7 @@ async function main(): Promise<void> {
   let client;
   let front;
   if (http) {
-    front = node(TETHER_BIN, ['serve', '--port', '0', '--project', ws.project], ws.env, { execArgv: prof('serve') });
+    front = node(UNBUNDLED_CLI, ['serve', '--port', '0', '--project', ws.project], ws.env, { execArgv: prof('serve') });
     const { url } = JSON.parse(await front.waitForLine((l) => l.includes('listening'))) as { url: string };
     const { token } = JSON.parse(readFileSync(join(ws.home, 'serve.json'), 'utf8')) as { token: string };
     client = await connectHttp(url, token);
@@ -46,7 +52,7 @@ async function main(): Promise<void> {
     const session = await connectStdio([...prof('sdk-floor'), helper('floor-sdk-server')], ws.env);
     client = session.client;
   } else {
-    const session = await connectStdio([...prof('mcp'), TETHER_BIN, 'mcp', '--project', ws.project], ws.env);
+    const session = await connectStdio([...prof('mcp'), UNBUNDLED_CLI, 'mcp', '--project', ws.project], ws.env);
     client = session.client;
   }
   await client.listTools();

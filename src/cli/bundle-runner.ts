@@ -23,8 +23,9 @@ type CommonJsWrapper = (exports: object, require: NodeJS.Require, module: { expo
 export function runBundle(bundle: string, command: string | undefined, cacheDir: string): void {
   const source = readFileSync(bundle, 'utf8');
   const { size, mtimeMs } = statSync(bundle);
-  const prefix = `${(command ?? '').replace(/[^a-z0-9]/gi, '').slice(0, 40) || 'none'}-`;
-  const cacheFile = join(cacheDir, `${prefix}${process.version}-${process.arch}-${size}-${Math.trunc(mtimeMs)}.v8cache`);
+  // One family per command and Node: a TETHER_HOME shared by two Node versions keeps a cache for each.
+  const prefix = `${(command ?? '').replace(/[^a-z0-9]/gi, '').slice(0, 40) || 'none'}-${process.version}-${process.arch}-`;
+  const cacheFile = join(cacheDir, `${prefix}${size}-${Math.trunc(mtimeMs)}.v8cache`);
   const cachedData = readIfPresent(cacheFile);
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: bundle,
@@ -51,7 +52,7 @@ function readIfPresent(path: string): Buffer | undefined {
 function saveCache(script: Script, cacheDir: string, cacheFile: string, prefix: string): void {
   try {
     writePrivateFile(cacheFile, script.createCachedData());
-    // Caches for an older bundle or Node of the same command are dead weight.
+    // Caches of the same command and Node for an older bundle are dead weight.
     for (const name of readdirSync(cacheDir)) {
       if (name.startsWith(prefix) && name.endsWith('.v8cache') && join(cacheDir, name) !== cacheFile) rmSync(join(cacheDir, name), { force: true });
     }

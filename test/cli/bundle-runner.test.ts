@@ -41,7 +41,7 @@ describe('the CLI code cache', () => {
     expect([second.ino, second.mtimeMs]).toEqual([first.ino, first.mtimeMs]);
   });
 
-  it('replaces a corrupt cache, and drops the cache of an older bundle', async () => {
+  it('replaces a corrupt cache, drops the cache of an older bundle, keeps another Node\'s', async () => {
     const workspace = createWorkspace();
     await tetherVersion(workspace);
     const [name] = caches(workspace);
@@ -49,10 +49,12 @@ describe('the CLI code cache', () => {
     writeFileSync(path, 'not V8 code');
     const stale = join(cacheDir(workspace), `version-${process.version}-${process.arch}-1-1.v8cache`);
     writeFileSync(stale, 'an older bundle');
+    const otherNode = `version-v99.0.0-${process.arch}-1-1.v8cache`;
+    writeFileSync(join(cacheDir(workspace), otherNode), 'another Node');
 
     await tetherVersion(workspace);
     expect(readFileSync(path).length).toBeGreaterThan(10_000);
-    expect(caches(workspace)).toEqual([name]);
+    expect(caches(workspace).sort()).toEqual([name, otherNode].sort());
   });
 
   it('keeps one cache per command', async () => {
