@@ -6,8 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NodeStreamableHTTPServerTransport, toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, type Server } from '@modelcontextprotocol/server';
+import { getRequestListener, type HttpBindings } from '@hono/node-server';
+import { toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
+import { WebStandardStreamableHTTPServerTransport, createMcpHandler, type Server } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { Front } from '../mcp/front.js';
 import { createMcpServer } from '../mcp/mcp-server.js';
@@ -25,7 +26,7 @@ export class HttpSession implements ManagedSession {
     readonly id: string,
     readonly pool: PoolName,
     readonly server: Server,
-    readonly transport: NodeStreamableHTTPServerTransport,
+    readonly transport: WebStandardStreamableHTTPServerTransport,
   ) {}
 
   /** Closing the server aborts its in-flight requests, which cancels their host calls. */
@@ -43,6 +44,21 @@ export interface EndpointDeps {
 
 export class McpEndpoint {
   private readonly modern = new Map<Front, { handle: NodeMcpRequestHandler; close(): Promise<void> }>();
+  /** What each Node request in flight is for: its session's transport and its parsed body. */
+  private readonly routes = new WeakMap<IncomingMessage, { transport: WebStandardStreamableHTTPServerTransport; body: unknown }>();
+  /**
+   * Node's request and response to the Web Request and Response the SDK's transport speaks,
+   * and back: one adapter for every session. (The SDK's Node transport keeps one per session
+   * and builds another for every request.)
+   */
+  private readonly toTransport = getRequestListener(
+    (request, env) => {
+      const route = this.routes.get((env as HttpBindings).incoming);
+      if (!route) throw new Error('A request reached the session adapter without a route.');
+      return route.transport.handleRequest(request, { parsedBody: route.body });
+    },
+    { overrideGlobalObjects: false },
+  );
 
   constructor(private readonly deps: EndpointDeps) {}
 
@@ -75,14 +91,19 @@ export class McpEndpoint {
     // A session with a call in flight is pinned: never evicted while the call runs.
     const release = callsIn(body) > 0 ? this.deps.registry.pin(id) : undefined;
     if (release) res.once('close', release);
-    await session.transport.handleRequest(req, res, body);
+    await this.serve(session.transport, req, res, body);
+  }
+
+  private async serve(transport: WebStandardStreamableHTTPServerTransport, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    this.routes.set(req, { transport, body });
+    await this.toTransport(req, res);
   }
 
   private async newSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const front = this.frontFor(req);
     const pool: PoolName = header(req, POOL_HEADER) === 'ephemeral' ? 'ephemeral' : 'interactive';
     const id = randomUUID();
-    const transport = new NodeStreamableHTTPServerTransport({
+    const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       // Resumable streams: a client whose SSE stream dropped comes back with Last-Event-ID.
       eventStore: new SessionEventStore(),
@@ -93,7 +114,7 @@ export class McpEndpoint {
     await server.connect(transport);
     const evicted = this.deps.registry.put(id, pool, new HttpSession(id, pool, server, transport));
     if (evicted.length > 0) this.deps.logger.info({ evicted, pool }, 'sessions evicted to make room');
-    await transport.handleRequest(req, res, body);
+    await this.serve(transport, req, res, body);
   }
 
   private modernFor(front: Front): { handle: NodeMcpRequestHandler; close(): Promise<void> } {
