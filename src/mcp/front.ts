@@ -67,6 +67,9 @@ export class Front {
       ...(options.cwd ? { cwd: options.cwd } : {}),
       recordsDir: join(home, 'hosts'),
     });
+    // Every MCP server bound to this front (one per HTTP session, bounded by the session
+    // registry) listens for resource updates: more than Node's default of 10 is expected.
+    this.link.setMaxListeners(0);
     const log = options.logger;
     this.catalog = new HostCatalog(this.link, join(home, 'cache', 'tools'), project ?? resolve(options.cwd ?? process.cwd()), (error) =>
       log?.debug({ err: error }, 'catalog refresh failed'),
