@@ -178,13 +178,16 @@ function listenerFor(ctx: ServerContext, era: Era, relay: ProgressRelay, ask: (q
     log: (message) => {
       void ctx.mcpReq.log(message.level, message.data, message.logger).catch(() => undefined);
     },
+    // Asked on the call's own response stream (related to its request), as the spec advises:
+    // unrelated, the SDK sends them on the standalone GET stream, and a client without one
+    // would never see the question.
     elicit: async ({ message, requestedSchema }) => {
       if (era !== 'legacy') throw modernCannotAsk('a question');
-      return ask(ctx.mcpReq.elicitInput({ message, requestedSchema: requestedSchema as never }) as Promise<ElicitResult>);
+      return ask(ctx.mcpReq.elicitInput({ message, requestedSchema: requestedSchema as never }, { relatedRequestId: ctx.mcpReq.id }) as Promise<ElicitResult>);
     },
     sample: async (params) => {
       if (era !== 'legacy') throw modernCannotAsk('a sampling request');
-      return ctx.mcpReq.requestSampling(params as never);
+      return ctx.mcpReq.requestSampling(params as never, { relatedRequestId: ctx.mcpReq.id });
     },
   };
 }

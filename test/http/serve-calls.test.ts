@@ -103,6 +103,21 @@ describe('calls over tether serve', () => {
     if (entry.state === 'completed') expect(entry.result!.content[0]!.text).toBe('User response: action=decline, content={}');
   });
 
+  it('asks a client that does not listen on a GET stream on its call\'s own stream', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace, ['--conformance-fixtures']);
+    const served = await serve(workspace);
+    const client = new Client({ name: 'no-listener', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+    client.onerror = () => undefined;
+    client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { username: 'ada', email: 'ada@example.com' } }));
+    // As if the server offered no standalone stream: the question can only come with the call.
+    const noGet = (input: string | URL | Request, init?: RequestInit): Promise<Response> => (init?.method === 'GET' ? Promise.resolve(new Response(null, { status: 405 })) : fetch(input, init));
+    await client.connect(new StreamableHTTPClientTransport(new URL(served.url), { fetch: noGet, requestInit: { headers: { Authorization: `Bearer ${served.token}` } } }));
+    clients.push(client);
+    const result = await client.callTool({ name: 'test_elicitation', arguments: { message: 'Who are you?' } }, { timeout: 10_000 });
+    expect((result.content as Array<{ text: string }>)[0]!.text).toBe('User response: action=accept, content={"username":"ada","email":"ada@example.com"}');
+  });
+
   it('runs a keyed operation once across sessions and refuses the key with other arguments', async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
