@@ -4,15 +4,15 @@
  * one SDK transport and server per session, under the same load). Sessions are opened with
  * raw fetch: a 2025-11-25 initialize, then notifications/initialized.
  */
+import { openSessions } from '../helpers/mcp-sessions.js';
 import { helper } from '../lib/build.js';
 import { call, connectStdio, tetherMcpArgs } from '../lib/mcp.js';
-import { createWorkspace, memoryOf, sleep } from '../lib/procs.js';
+import { REPO_ROOT, createWorkspace, memoryOf, node, sleep, type Workspace } from '../lib/procs.js';
 import { entry, type Context, type Entry } from '../lib/results.js';
 import { startBenchHost, startFloorHttp, startServe } from '../lib/setup.js';
 import { median, round } from '../lib/stats.js';
 
 const SESSIONS = 1000;
-const PROTOCOL = '2025-11-25';
 
 async function idleRss(args: string[], env: Record<string, string>, settleMs: number): Promise<number> {
   const session = await connectStdio(args, env);
@@ -22,39 +22,6 @@ async function idleRss(args: string[], env: Record<string, string>, settleMs: nu
   const rss = memoryOf(session.pid).rssKB / 1024;
   await session.close();
   return rss;
-}
-
-async function openSession(url: string, token: string | undefined): Promise<string> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) };
-  const init = await fetch(url, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'bench-sessions', version: '1' } } }),
-  });
-  await init.text();
-  const id = init.headers.get('mcp-session-id');
-  if (!init.ok || !id) throw new Error(`initialize failed: HTTP ${init.status}`);
-  const initialized = await fetch(url, {
-    method: 'POST',
-    headers: { ...headers, 'mcp-session-id': id, 'mcp-protocol-version': PROTOCOL },
-    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-  });
-  await initialized.text();
-  if (!initialized.ok) throw new Error(`notifications/initialized failed: HTTP ${initialized.status}`);
-  return id;
-}
-
-async function openSessions(url: string, token: string | undefined, count: number): Promise<void> {
-  const concurrency = 16;
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < count) {
-        next++;
-        await openSession(url, token);
-      }
-    }),
-  );
 }
 
 /** RSS growth per session: warm up with 20 sessions, settle, measure, open SESSIONS more, settle, measure. */
@@ -70,6 +37,21 @@ async function perSession(url: string, token: string | undefined, pid: number, s
   return { kb: (after - before) / SESSIONS, beforeMiB: before / 1024, afterMiB: after / 1024, seconds };
 }
 
+async function servePerSession(ws: Workspace, extra: string[], settleMs: number): Promise<Awaited<ReturnType<typeof perSession>>> {
+  const { serve, url, token } = await startServe(ws, ['--interactive-sessions', String(SESSIONS * 2), ...extra]);
+  const measured = await perSession(url, token, serve.pid, settleMs);
+  await serve.stop();
+  return measured;
+}
+
+/** Live heap per session after a forced GC (bench/helpers/serve-live-heap.ts). */
+async function liveHeapPerSession(ws: Workspace, dormantMs: number): Promise<{ liveKiBPerSession: number; awake: number }> {
+  const child = node(helper('serve-live-heap'), [REPO_ROOT, ws.project, String(SESSIONS), String(dormantMs)], ws.env, { execArgv: ['--expose-gc'] });
+  const line = await child.waitForLine((l) => l.startsWith('{"liveKiBPerSession"'), 120_000);
+  await child.exited;
+  return JSON.parse(line) as { liveKiBPerSession: number; awake: number };
+}
+
 export async function run(ctx: Context): Promise<Entry[]> {
   const ws = createWorkspace();
   await startBenchHost(ws);
@@ -83,9 +65,14 @@ export async function run(ctx: Context): Promise<Entry[]> {
   }
 
   ctx.log(`memory: ${SESSIONS} sessions on tether serve and on the SDK floor HTTP server`);
-  const { serve, url, token } = await startServe(ws, ['--interactive-sessions', String(SESSIONS * 2)]);
-  const tether = await perSession(url, token, serve.pid, settleMs);
-  await serve.stop();
+  // Idle sessions sleep (http-session.ts) after --session-dormant-ms, 60 s by default; here it
+  // is shortened so that they have slept when the settle ends. The same load again with
+  // sleeping off (an hour) shows what an awake session costs.
+  const dormantMs = Math.floor(settleMs / 4);
+  const tether = await servePerSession(ws, ['--session-dormant-ms', String(dormantMs)], settleMs);
+  const awake = await servePerSession(ws, ['--session-dormant-ms', String(3_600_000)], settleMs);
+  const liveAsleep = await liveHeapPerSession(ws, dormantMs);
+  const liveAwake = await liveHeapPerSession(ws, 3_600_000);
   const floorServer = await startFloorHttp(ws.env);
   const floor = await perSession(floorServer.url, undefined, floorServer.server.pid, settleMs);
   await floorServer.server.stop();
@@ -93,12 +80,16 @@ export async function run(ctx: Context): Promise<Entry[]> {
   ctx.diagnostics.memory = {
     idleTetherMcpMiB: tetherIdle.map((v) => round(v, 1)),
     idleSdkFloorMiB: floorIdle.map((v) => round(v, 1)),
-    tetherServe: { perSessionKB: round(tether.kb, 1), rssBeforeMiB: round(tether.beforeMiB, 1), rssAfterMiB: round(tether.afterMiB, 1), secondsToOpen: round(tether.seconds, 2) },
+    tetherServe: { dormantAfterMs: dormantMs, perSessionKB: round(tether.kb, 1), rssBeforeMiB: round(tether.beforeMiB, 1), rssAfterMiB: round(tether.afterMiB, 1), secondsToOpen: round(tether.seconds, 2) },
+    tetherServeAwake: { perSessionKB: round(awake.kb, 1), rssBeforeMiB: round(awake.beforeMiB, 1), rssAfterMiB: round(awake.afterMiB, 1), secondsToOpen: round(awake.seconds, 2) },
     sdkFloorHttp: { perSessionKB: round(floor.kb, 1), rssBeforeMiB: round(floor.beforeMiB, 1), rssAfterMiB: round(floor.afterMiB, 1), secondsToOpen: round(floor.seconds, 2) },
-    note: `RSS read after ${settleMs} ms of settling; no forced GC.`,
+    liveHeap: { asleep: liveAsleep, awake: liveAwake },
+    note: `RSS read after ${settleMs} ms of settling; no forced GC. Live heap: after two forced GCs, in a process running TetherServer itself.`,
   };
   return [
     entry({ name: 'idle tether mcp RSS (vs idle SDK floor server)', metric: 'rss_idle', value: median(tetherIdle), unit: 'MiB', floor: median(floorIdle) }),
-    entry({ name: `tether serve RSS per idle session at ${SESSIONS} sessions (vs SDK floor HTTP server)`, metric: 'rss_per_session', value: tether.kb, unit: 'KiB', floor: floor.kb, goal: { on: 'value', op: '<=', target: 20 } }),
+    entry({ name: `tether serve RSS per idle session at ${SESSIONS} sessions, asleep (vs SDK floor HTTP server)`, metric: 'rss_per_session', value: tether.kb, unit: 'KiB', floor: floor.kb, goal: { on: 'value', op: '<=', target: 20 } }),
+    entry({ name: `tether serve RSS per session at ${SESSIONS} sessions kept awake (reference; vs SDK floor HTTP server)`, metric: 'rss_per_session', value: awake.kb, unit: 'KiB', floor: floor.kb }),
+    entry({ name: `tether serve live JS heap per idle session after a forced GC, asleep (reference; vs kept awake)`, metric: 'heap_per_session', value: liveAsleep.liveKiBPerSession, unit: 'KiB', floor: liveAwake.liveKiBPerSession }),
   ];
 }

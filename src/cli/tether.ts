@@ -80,6 +80,7 @@ program
   .option('--ephemeral-sessions <n>', 'capacity of the ephemeral session pool (X-Tether-Pool: ephemeral)', integer)
   .option('--session-idle-ms <n>', 'reap sessions idle this long', integer)
   .option('--session-recency-floor-ms <n>', 'never evict a session used more recently than this', integer)
+  .option('--session-dormant-ms <n>', 'an idle session lets its MCP server go after this long, and rebuilds it on its next request (default 60000)', integer)
   .addOption(new Option('--log-level <level>', 'log level').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']))
   .action(async (options) => {
     const { run } = await import('./commands/serve.js');

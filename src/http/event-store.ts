@@ -10,12 +10,18 @@ type StoredMessage = Parameters<EventStore['storeEvent']>[1];
 export class SessionEventStore implements EventStore {
   private readonly events: Array<{ id: string; streamId: string; message: StoredMessage }> = [];
   private next = 0;
+  /**
+   * While true, events are numbered but not kept: a dormant session replays its client's
+   * handshake to wake, and those answers are nobody's to resume.
+   */
+  muted = false;
 
   /** Enough for a few calls' progress and results; a session holds no more than this. */
   constructor(private readonly capacity = 200) {}
 
   async storeEvent(streamId: string, message: StoredMessage): Promise<string> {
     const id = `${streamId}_${++this.next}`;
+    if (this.muted) return id;
     this.events.push({ id, streamId, message });
     if (this.events.length > this.capacity) this.events.splice(0, this.events.length - this.capacity);
     return id;

@@ -1,44 +1,31 @@
 /**
- * /mcp: Streamable HTTP for both protocol eras. 2025-11-25 clients get a session (an SDK
- * transport and server per session, held in the bounded registry); 2026-07-28 clients are
- * served statelessly by the SDK's handler. Either way the session or request is bound to one
- * host: the one for the X-Tether-Project header, else the server's default.
+ * /mcp: Streamable HTTP for both protocol eras. 2025-11-25 clients get a session (an
+ * HttpSession in the bounded registry, which sleeps when idle); 2026-07-28 clients are served
+ * statelessly by the SDK's handler. Either way the session or request is bound to one host:
+ * the one for the X-Tether-Project header, else the server's default.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import { toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
-import { WebStandardStreamableHTTPServerTransport, createMcpHandler, type Server } from '@modelcontextprotocol/server';
+import { createMcpHandler, type WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { Front } from '../mcp/front.js';
 import { createMcpServer } from '../mcp/mcp-server.js';
-import { SessionEventStore } from './event-store.js';
+import { hasRunningTasks } from '../mcp/tasks.js';
 import type { FrontPool } from './front-pool.js';
-import type { EndReason, ManagedSession, SessionRegistry } from './session-registry.js';
+import { HttpSession, SessionWakeError, type HttpSessionDeps, type PoolName } from './http-session.js';
+import type { SessionRegistry } from './session-registry.js';
 
 export const PROJECT_HEADER = 'x-tether-project';
 export const POOL_HEADER = 'x-tether-pool';
-export type PoolName = 'interactive' | 'ephemeral';
-
-/** One 2025-era MCP session: its SDK server (bound to a front, see tether_use_host) and transport. */
-export class HttpSession implements ManagedSession {
-  constructor(
-    readonly id: string,
-    readonly pool: PoolName,
-    readonly server: Server,
-    readonly transport: WebStandardStreamableHTTPServerTransport,
-  ) {}
-
-  /** Closing the server aborts its in-flight requests, which cancels their host calls. */
-  async shutdown(_reason: EndReason): Promise<void> {
-    await this.server.close();
-  }
-}
 
 export interface EndpointDeps {
   fronts: FrontPool;
   registry: SessionRegistry<HttpSession, PoolName>;
   maxBodyBytes: number;
+  /** A session idle this long with nothing open lets its SDK server go until its next request (Infinity: never). */
+  dormantAfterMs: number;
   logger: Logger;
 }
 
@@ -60,7 +47,28 @@ export class McpEndpoint {
     { overrideGlobalObjects: false },
   );
 
-  constructor(private readonly deps: EndpointDeps) {}
+  private readonly awake = new Set<HttpSession>();
+  private readonly sessionDeps: HttpSessionDeps;
+  private readonly sweeper: ReturnType<typeof setInterval> | undefined;
+
+  constructor(private readonly deps: EndpointDeps) {
+    this.sessionDeps = {
+      createServer: (front, onBindingChange) => createMcpServer(front, 'legacy', { resolveFront: (project) => deps.fronts.get(project), onBindingChange }),
+      onClientDelete: (id) => void deps.registry.delete(id, 'deleted'),
+      hasRunningTasks: (owner) => deps.fronts.all().some((front) => hasRunningTasks(front, owner)),
+      awake: this.awake,
+      now: Date.now,
+    };
+    if (Number.isFinite(deps.dormantAfterMs)) {
+      this.sweeper = setInterval(() => this.sweep(), Math.min(30_000, Math.max(50, deps.dormantAfterMs / 2)));
+      this.sweeper.unref();
+    }
+  }
+
+  /** Sessions awake now; the others sleep (see http-session.ts). */
+  get awakeSessions(): number {
+    return this.awake.size;
+  }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let body: unknown;
@@ -76,6 +84,7 @@ export class McpEndpoint {
   }
 
   async close(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
     await Promise.all([...this.modern.values()].map((m) => m.close()));
     this.modern.clear();
   }
@@ -91,7 +100,20 @@ export class McpEndpoint {
     // A session with a call in flight is pinned: never evicted while the call runs.
     const release = callsIn(body) > 0 ? this.deps.registry.pin(id) : undefined;
     if (release) res.once('close', release);
-    await this.serve(session.transport, req, res, body);
+    try {
+      await session.handle(req, body, (transport) => this.serve(transport, req, res, body));
+    } catch (error) {
+      if (!(error instanceof SessionWakeError)) throw error;
+      this.deps.logger.warn({ id, err: error }, 'a dormant session could not be woken; ending it');
+      void this.deps.registry.delete(id, 'deleted');
+      sendJsonRpcError(res, 404, -32001, `Session "${id}" could not be restored after it slept (${error.message}); initialize a new one.`);
+    }
+  }
+
+  private sweep(): void {
+    for (const session of [...this.awake]) {
+      if (session.sleepIfIdle(this.deps.dormantAfterMs)) this.deps.logger.debug({ id: session.id }, 'session dormant');
+    }
   }
 
   private async serve(transport: WebStandardStreamableHTTPServerTransport, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
@@ -100,21 +122,12 @@ export class McpEndpoint {
   }
 
   private async newSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    const front = this.frontFor(req);
     const pool: PoolName = header(req, POOL_HEADER) === 'ephemeral' ? 'ephemeral' : 'interactive';
     const id = randomUUID();
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => id,
-      // Resumable streams: a client whose SSE stream dropped comes back with Last-Event-ID.
-      eventStore: new SessionEventStore(),
-      retryInterval: 1_000,
-      onsessionclosed: (closed) => void this.deps.registry.delete(closed, 'deleted'),
-    });
-    const server = createMcpServer(front, 'legacy', { resolveFront: (project) => this.deps.fronts.get(project) });
-    await server.connect(transport);
-    const evicted = this.deps.registry.put(id, pool, new HttpSession(id, pool, server, transport));
+    const session = new HttpSession(id, pool, this.frontFor(req), this.sessionDeps);
+    const evicted = this.deps.registry.put(id, pool, session);
     if (evicted.length > 0) this.deps.logger.info({ evicted, pool }, 'sessions evicted to make room');
-    await this.serve(transport, req, res, body);
+    await session.handle(req, body, (transport) => this.serve(transport, req, res, body));
   }
 
   private modernFor(front: Front): { handle: NodeMcpRequestHandler; close(): Promise<void> } {

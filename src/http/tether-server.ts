@@ -9,7 +9,8 @@ import type { Logger } from 'pino';
 import { tetherHome } from '../discovery/tether-home.js';
 import { TetherError } from '../protocol/index.js';
 import { FrontPool } from './front-pool.js';
-import { McpEndpoint, sendJsonRpcError, type HttpSession, type PoolName } from './mcp-endpoint.js';
+import type { HttpSession, PoolName } from './http-session.js';
+import { McpEndpoint, sendJsonRpcError } from './mcp-endpoint.js';
 import { ServeMetrics } from './metrics.js';
 import { checkRequest, loopbackHosts, type GuardOptions } from './request-guards.js';
 import { loadOrCreateToken, removeServeState, tokenPath, writeServeState } from './serve-state.js';
@@ -26,8 +27,13 @@ export interface TetherServerOptions {
   maxBodyBytes?: number;
   allowedOrigins?: string[];
   pools?: Partial<Record<PoolName, Partial<PoolOptions>>>;
+  /** A session idle this long with nothing open lets its SDK server go until its next request (Infinity: never). */
+  sessionDormantMs?: number;
   logger: Logger;
 }
+
+/** Long enough that an agent between two steps stays awake; waking costs a few milliseconds. */
+const DEFAULT_SESSION_DORMANT_MS = 60_000;
 
 const DEFAULT_POOLS: Record<PoolName, PoolOptions> = {
   interactive: { capacity: 256, recencyFloorMs: 60_000, idleTtlMs: 30 * 60_000 },
@@ -84,7 +90,13 @@ export class TetherServer {
         if (connections++ > 0) this.metrics.reconnects.inc({ project: key || 'default' });
       });
     });
-    this.endpoint = new McpEndpoint({ fronts: this.fronts, registry: this.registry, maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024, logger: options.logger });
+    this.endpoint = new McpEndpoint({
+      fronts: this.fronts,
+      registry: this.registry,
+      maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+      dormantAfterMs: options.sessionDormantMs ?? DEFAULT_SESSION_DORMANT_MS,
+      logger: options.logger,
+    });
     this.guards = {
       allowedHosts: loopbackHosts(isLoopback(host) ? [] : [host.toLowerCase()]),
       allowedOrigins: new Set(options.allowedOrigins ?? []),
@@ -168,7 +180,7 @@ export class TetherServer {
     }));
     const healthy = links.length > 0 && links.every((l) => l.state === 'authenticated');
     res.writeHead(healthy ? 200 : 503, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ status: healthy ? 'ok' : 'degraded', links, sessions: this.registry.stats() }));
+    res.end(JSON.stringify({ status: healthy ? 'ok' : 'degraded', links, sessions: { ...this.registry.stats(), awake: this.endpoint.awakeSessions } }));
   }
 }
 

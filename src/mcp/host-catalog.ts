@@ -35,6 +35,8 @@ export class HostCatalog extends EventEmitter<HostCatalogEvents> {
   private readonly cachePath: string;
   private refreshing: Promise<void> | undefined;
   private refreshed = false;
+  /** Counts changes of the lists, so a session that slept through some can tell (http-session.ts). */
+  revision = 0;
 
   constructor(
     private readonly link: HostLink,
@@ -111,7 +113,10 @@ export class HostCatalog extends EventEmitter<HostCatalogEvents> {
       const previous = this.lists;
       this.lists = next;
       this.refreshed = true;
-      if (JSON.stringify(previous) !== JSON.stringify(next)) this.save();
+      if (JSON.stringify(previous) !== JSON.stringify(next)) {
+        this.revision++;
+        this.save();
+      }
       if (JSON.stringify(previous.tools) !== JSON.stringify(next.tools)) this.emit('toolsChanged');
       if (JSON.stringify([previous.resources, previous.resourceTemplates]) !== JSON.stringify([next.resources, next.resourceTemplates])) this.emit('resourcesChanged');
       if (JSON.stringify(previous.prompts) !== JSON.stringify(next.prompts)) this.emit('promptsChanged');

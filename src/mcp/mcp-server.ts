@@ -32,6 +32,14 @@ export interface McpServerOptions {
   splicer?: ResultSplicer;
   /** Offered on HTTP sessions: lets a session rebind to another project's editor (tether_use_host). */
   resolveFront?(project: string): Front;
+  /** Told whenever the server rebinds or its resource subscriptions change (an HTTP session keeps both). */
+  onBindingChange?(binding: SessionBinding): void;
+}
+
+/** What an HTTP session needs to know of its server to let it go and rebuild it later. */
+export interface SessionBinding {
+  front: Front;
+  subscriptions: number;
 }
 
 export function createMcpServer(front: Front, era: Era, options: McpServerOptions = {}): Server {
@@ -48,6 +56,7 @@ export function createMcpServer(front: Front, era: Era, options: McpServerOption
       'Tools of a running game editor (Unity or compatible), through Tether. Long tools (builds, tests) report progress; wait for them rather than calling again. tether_status shows whether the editor is connected.',
   });
   const subscriptions = new Set<string>();
+  const bindingChanged = (): void => options.onBindingChange?.({ front, subscriptions: subscriptions.size });
   /** Questions from editor tools still waiting on this client; declined if it goes away. */
   const openQuestions = new Set<(answer: ElicitResult) => void>();
   const onResourceUpdated = (uri: string): void => {
@@ -104,6 +113,7 @@ export function createMcpServer(front: Front, era: Era, options: McpServerOption
         attach(front);
         for (const uri of subscriptions) void front.subscribe(uri).catch(() => undefined);
         void server.sendToolListChanged().catch(() => undefined);
+        bindingChanged();
       }
       return useHostResult(front, ctx.mcpReq.signal);
     }
@@ -152,12 +162,16 @@ export function createMcpServer(front: Front, era: Era, options: McpServerOption
     const { uri } = request.params;
     if (!subscriptions.has(uri)) {
       subscriptions.add(uri);
+      bindingChanged();
       await forward(() => front.subscribe(uri));
     }
     return {};
   });
   server.setRequestHandler('resources/unsubscribe', async (request) => {
-    if (subscriptions.delete(request.params.uri)) await front.unsubscribe(request.params.uri);
+    if (subscriptions.delete(request.params.uri)) {
+      bindingChanged();
+      await front.unsubscribe(request.params.uri);
+    }
     return {};
   });
   server.setRequestHandler('prompts/list', () => ({ prompts: [...front.catalog.prompts] }));

@@ -124,6 +124,23 @@ function ownerOf(server: Server): object {
   return owner;
 }
 
+/**
+ * A dormant HTTP session's server is replaced when the session wakes: the new one takes over
+ * the old one's owner token, so that tasks/list still shows the session its own tasks.
+ */
+export function taskOwnerOf(server: Server): object {
+  return ownerOf(server);
+}
+
+export function adoptTaskOwner(server: Server, owner: object): void {
+  owners.set(server, owner);
+}
+
+/** Whether a task of this owner is still running: its progress goes out through the owner's server. */
+export function hasRunningTasks(front: Front, owner: object): boolean {
+  return tasksOf(front).list((record) => record.owner === owner && !isTerminal(record.status)).length > 0;
+}
+
 /** Contexts of calls that already run as a task: they run as they are. */
 const taskContexts = new WeakSet<ServerContext>();
 

@@ -33,11 +33,15 @@ export function createWorkspace(): Workspace {
   return { home, project, env: { ...process.env, TETHER_HOME: home, TETHER_LOG_LEVEL: process.env.TETHER_LOG_LEVEL ?? 'warn' } };
 }
 
+type LineWaiter = { match(line: string): boolean; resolve(line: string): void };
+
 export class TetherProcess {
   readonly child: ChildProcess;
   readonly lines: string[] = [];
+  readonly stderrLines: string[] = [];
   stderr = '';
-  private readonly waiters: Array<{ match(line: string): boolean; resolve(line: string): void }> = [];
+  private readonly waiters: LineWaiter[] = [];
+  private readonly stderrWaiters: LineWaiter[] = [];
   readonly exited: Promise<number | null>;
 
   constructor(args: string[], env: NodeJS.ProcessEnv, options: { stdin?: 'pipe' | 'ignore' } = {}) {
@@ -45,15 +49,17 @@ export class TetherProcess {
     started.add(this);
     this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
     void this.exited.then(() => started.delete(this));
-    createInterface({ input: this.child.stdout! }).on('line', (line) => {
-      this.lines.push(line);
-      for (const waiter of [...this.waiters]) {
+    const collect = (lines: string[], waiters: LineWaiter[]) => (line: string) => {
+      lines.push(line);
+      for (const waiter of [...waiters]) {
         if (waiter.match(line)) {
-          this.waiters.splice(this.waiters.indexOf(waiter), 1);
+          waiters.splice(waiters.indexOf(waiter), 1);
           waiter.resolve(line);
         }
       }
-    });
+    };
+    createInterface({ input: this.child.stdout! }).on('line', collect(this.lines, this.waiters));
+    createInterface({ input: this.child.stderr! }).on('line', collect(this.stderrLines, this.stderrWaiters));
     this.child.stderr!.on('data', (chunk: Buffer) => {
       this.stderr += chunk.toString();
     });
@@ -65,11 +71,20 @@ export class TetherProcess {
 
   /** Resolves with the first stdout line (past or future) that matches. */
   waitForLine(match: (line: string) => boolean, timeoutMs = 20_000): Promise<string> {
-    const seen = this.lines.find(match);
+    return this.waitFor(this.lines, this.waiters, match, timeoutMs);
+  }
+
+  /** Resolves with the first stderr line (past or future) that matches: the process's log lines. */
+  waitForStderrLine(match: (line: string) => boolean, timeoutMs = 20_000): Promise<string> {
+    return this.waitFor(this.stderrLines, this.stderrWaiters, match, timeoutMs);
+  }
+
+  private waitFor(lines: string[], waiters: LineWaiter[], match: (line: string) => boolean, timeoutMs: number): Promise<string> {
+    const seen = lines.find(match);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`timed out waiting for a line; stdout: ${this.lines.join('\n')}\nstderr: ${this.stderr}`)), timeoutMs);
-      this.waiters.push({
+      waiters.push({
         match,
         resolve: (line) => {
           clearTimeout(timer);
@@ -120,6 +135,20 @@ export async function startSandbox(workspace: Workspace, extra: string[] = []): 
   );
   const ready = await sandbox.ready();
   return { sandbox, ready };
+}
+
+/** Two editors of one user (one TETHER_HOME), each on its own copy of the sample project, both ready. */
+export async function startTwoSandboxes(): Promise<[Workspace, Workspace]> {
+  const first = createWorkspace();
+  const second = createWorkspace();
+  second.env.TETHER_HOME = first.home;
+  await Promise.all([startSandbox(first), startSandbox(second)]);
+  return [first, second];
+}
+
+/** The sandbox's saved scene, as text: what tools changed, read off the editor's disk. */
+export function sceneText(workspace: Workspace): string {
+  return readFileSync(join(workspace.project, 'Assets', 'Scenes', 'SampleScene.json'), 'utf8');
 }
 
 /** Any child process: SIGTERM, then SIGKILL if it has not exited within `graceMs`. */

@@ -40,7 +40,8 @@ interface Served {
 /** A sandbox with the suite's fixtures, and `tether serve` bound to its project. */
 async function startServed(workspace: Workspace): Promise<Served> {
   await startSandbox(workspace, ['--conformance-fixtures']);
-  const serve = new TetherProcess(['serve', '--port', '0', '--project', workspace.project], workspace.env);
+  // Sessions sleep as soon as they are idle: the suite also checks that waking one is seamless.
+  const serve = new TetherProcess(['serve', '--port', '0', '--project', workspace.project, '--session-dormant-ms', '0'], workspace.env);
   const line = await serve.waitForLine((l) => l.includes('"event":"listening"'));
   const { url } = JSON.parse(line) as { url: string };
   const { token } = JSON.parse(readFileSync(join(workspace.home, 'serve.json'), 'utf8')) as { token: string };

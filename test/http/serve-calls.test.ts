@@ -5,32 +5,23 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listHostRecords } from '../../src/discovery/host-record.js';
 import { connectToHost } from '../../src/link/host-client.js';
 import { METHODS } from '../../src/protocol/index.js';
-import { TetherProcess, cleanupProcesses, createWorkspace, startSandbox, type Workspace } from '../helpers/processes.js';
+import { cleanupProcesses, createWorkspace, sceneText, startSandbox, startTwoSandboxes, type Workspace } from '../helpers/processes.js';
+import { closeHttpClients, connectHttp, startServe, type Served } from '../helpers/serve.js';
 
-const clients: Client[] = [];
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  await closeHttpClients();
   await cleanupProcesses();
 });
 
-async function serve(workspace: Workspace): Promise<{ url: string; token: string }> {
-  const server = new TetherProcess(['serve', '--port', '0', '--project', workspace.project], workspace.env);
-  const { url } = JSON.parse(await server.waitForLine((l) => l.includes('"event":"listening"'))) as { url: string };
-  const { token } = JSON.parse(readFileSync(join(workspace.home, 'serve.json'), 'utf8')) as { token: string };
-  return { url, token };
-}
+const serve = startServe;
 
-async function connect(served: { url: string; token: string }, era: 'legacy' | '2026-07-28' = 'legacy'): Promise<Client> {
-  const client = new Client({ name: 'http-calls', version: '1' }, era === 'legacy' ? {} : { versionNegotiation: { mode: { pin: era } } });
-  client.onerror = () => undefined;
-  await client.connect(new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { Authorization: `Bearer ${served.token}` } } }));
-  clients.push(client);
-  return client;
+async function connect(served: Served, era: 'legacy' | '2026-07-28' = 'legacy'): Promise<Client> {
+  return (await connectHttp(served, { version: era })).client;
 }
 
 function buildLog(workspace: Workspace): Array<{ status: string }> {
@@ -72,17 +63,13 @@ describe('calls over tether serve', () => {
     const workspace = createWorkspace();
     await startSandbox(workspace, ['--conformance-fixtures']);
     const served = await serve(workspace);
-    const client = new Client({ name: 'silent', version: '1' }, { capabilities: { elicitation: { form: {} } } });
-    client.onerror = () => undefined;
+    const { client, transport } = await connectHttp(served, { capabilities: { elicitation: { form: {} } } });
     let asked!: () => void;
     const questionArrived = new Promise<void>((resolve) => (asked = resolve));
     client.setRequestHandler('elicitation/create', () => {
       asked();
       return new Promise(() => undefined); // the human never answers
     });
-    const transport = new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { Authorization: `Bearer ${served.token}` } } });
-    await client.connect(transport);
-    clients.push(client);
     void client.callTool({ name: 'test_elicitation', arguments: { message: 'Who are you?' } }).catch(() => undefined);
     await questionArrived;
     await transport.terminateSession(); // DELETE: the session ends with the question open
@@ -107,13 +94,9 @@ describe('calls over tether serve', () => {
     const workspace = createWorkspace();
     await startSandbox(workspace, ['--conformance-fixtures']);
     const served = await serve(workspace);
-    const client = new Client({ name: 'no-listener', version: '1' }, { capabilities: { elicitation: { form: {} } } });
-    client.onerror = () => undefined;
-    client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { username: 'ada', email: 'ada@example.com' } }));
     // As if the server offered no standalone stream: the question can only come with the call.
-    const noGet = (input: string | URL | Request, init?: RequestInit): Promise<Response> => (init?.method === 'GET' ? Promise.resolve(new Response(null, { status: 405 })) : fetch(input, init));
-    await client.connect(new StreamableHTTPClientTransport(new URL(served.url), { fetch: noGet, requestInit: { headers: { Authorization: `Bearer ${served.token}` } } }));
-    clients.push(client);
+    const { client } = await connectHttp(served, { listening: false, capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { username: 'ada', email: 'ada@example.com' } }));
     const result = await client.callTool({ name: 'test_elicitation', arguments: { message: 'Who are you?' } }, { timeout: 10_000 });
     expect((result.content as Array<{ text: string }>)[0]!.text).toBe('User response: action=accept, content={"username":"ada","email":"ada@example.com"}');
   });
@@ -135,20 +118,15 @@ describe('calls over tether serve', () => {
   });
 
   it('rebinds a session to another editor with tether_use_host', async () => {
-    const first = createWorkspace();
-    const second = createWorkspace();
-    second.env.TETHER_HOME = first.home; // one user, two editors
-    await startSandbox(first);
-    await startSandbox(second);
+    const [first, second] = await startTwoSandboxes();
     const client = await connect(await serve(first));
     await client.callTool({ name: 'create_gameobject', arguments: { name: 'InFirst' } });
     const switched = await client.callTool({ name: 'tether_use_host', arguments: { project: second.project } });
     expect(switched.isError).toBeFalsy();
     expect((switched.structuredContent as { project: string }).project).toBe(second.project);
     await client.callTool({ name: 'create_gameobject', arguments: { name: 'InSecond' } });
-    const scene = (w: Workspace) => readFileSync(join(w.project, 'Assets', 'Scenes', 'SampleScene.json'), 'utf8');
-    expect(scene(first)).toContain('InFirst');
-    expect(scene(first)).not.toContain('InSecond');
-    expect(scene(second)).toContain('InSecond');
+    expect(sceneText(first)).toContain('InFirst');
+    expect(sceneText(first)).not.toContain('InSecond');
+    expect(sceneText(second)).toContain('InSecond');
   });
 });

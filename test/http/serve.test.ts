@@ -5,37 +5,19 @@
 import { readFileSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TetherProcess, cleanupProcesses, createWorkspace, startSandbox, type Workspace } from '../helpers/processes.js';
+import { closeHttpClients, connectHttp, startServe, type Served } from '../helpers/serve.js';
 
-const clients: Client[] = [];
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  await closeHttpClients();
   await cleanupProcesses();
 });
 
-interface Served {
-  server: TetherProcess;
-  url: string;
-  token: string;
-}
-
-async function serve(workspace: Workspace, extra: string[] = []): Promise<Served> {
-  const server = new TetherProcess(['serve', '--port', '0', '--project', workspace.project, ...extra], workspace.env);
-  const line = await server.waitForLine((l) => l.includes('"event":"listening"'));
-  const { url } = JSON.parse(line) as { url: string };
-  const { token } = JSON.parse(readFileSync(join(workspace.home, 'serve.json'), 'utf8')) as { token: string };
-  return { server, url, token };
-}
+const serve = startServe;
 
 async function connect(served: Served, headers: Record<string, string> = {}): Promise<Client> {
-  const client = new Client({ name: 'http-test', version: '1' });
-  client.onerror = () => undefined; // an evicted session's stream closing is expected here
-  const transport = new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { Authorization: `Bearer ${served.token}`, ...headers } } });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
+  return (await connectHttp(served, { headers })).client;
 }
 
 function executions(workspace: Workspace): number {

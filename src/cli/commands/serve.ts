@@ -16,6 +16,7 @@ export interface ServeCommandOptions {
   ephemeralSessions?: number;
   sessionIdleMs?: number;
   sessionRecencyFloorMs?: number;
+  sessionDormantMs?: number;
   logLevel?: string;
   /** Keeps a caller's own log output tidy (npm start). */
   quiet?: boolean;
@@ -40,7 +41,15 @@ export async function run(options: ServeCommandOptions): Promise<TetherServer> {
     server = new TetherServer({
       logger,
       pools,
-      ...definedOnly({ port: options.port, host: options.host, allowRemote: options.allowRemote, project: options.project, waitMs: options.waitMs, maxBodyBytes: options.maxBodyBytes }),
+      ...definedOnly({
+        port: options.port,
+        host: options.host,
+        allowRemote: options.allowRemote,
+        project: options.project,
+        waitMs: options.waitMs,
+        maxBodyBytes: options.maxBodyBytes,
+        sessionDormantMs: options.sessionDormantMs,
+      }),
     });
   } catch (error) {
     throw new ExitError(TetherError.from(error).message, 2);

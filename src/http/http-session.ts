@@ -1,0 +1,188 @@
+/**
+ * One 2025-era MCP session of `tether serve`.
+ *
+ * In use, a session owns an SDK server and transport: about 40 KiB, nearly all of what a
+ * session costs. Once it has been idle for `dormantAfterMs` with nothing open (no request
+ * being answered, no SSE stream, no resource subscription, no task still running) it lets
+ * them go and keeps only what it takes to build them again: the client's handshake
+ * (`initialize`, `notifications/initialized`, its last `logging/setLevel`), the project it is
+ * bound to, its task-owner token and its event store. Its next request wakes it: a new server
+ * and transport, the handshake replayed through the transport as Web Requests (their answers
+ * not kept), then the request itself. The SDK has no supported way to restore a session
+ * (docs/performance.md), so waking goes through the transport's public entry point, as the
+ * client itself did.
+ */
+import type { IncomingMessage } from 'node:http';
+import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
+import type { Front } from '../mcp/front.js';
+import type { SessionBinding } from '../mcp/mcp-server.js';
+import { adoptTaskOwner, taskOwnerOf } from '../mcp/tasks.js';
+import { SessionEventStore } from './event-store.js';
+import type { EndReason, ManagedSession } from './session-registry.js';
+
+export type PoolName = 'interactive' | 'ephemeral';
+
+export interface HttpSessionDeps {
+  /** Builds the session's SDK server, bound to `front`; it reports rebinding and subscriptions. */
+  createServer(front: Front, onBindingChange: (binding: SessionBinding) => void): Server;
+  /** The client ended the session (DELETE). */
+  onClientDelete(id: string): void;
+  /** Whether a task of this owner still runs: its progress goes out through the owner's server. */
+  hasRunningTasks(owner: object): boolean;
+  /** Sessions that are awake (the endpoint sweeps them); a dormant session is not in it. */
+  awake: Set<HttpSession>;
+  now(): number;
+}
+
+interface Awake {
+  server: Server;
+  transport: WebStandardStreamableHTTPServerTransport;
+}
+
+/** The handshake messages that set a session's state in the SDK server, in replay order. */
+const HANDSHAKE_METHODS = ['initialize', 'notifications/initialized', 'logging/setLevel'] as const;
+type HandshakeMethod = (typeof HANDSHAKE_METHODS)[number];
+
+/** Where replayed requests claim to come from; the transport does not look at it. */
+const REPLAY_URL = 'http://127.0.0.1/mcp';
+
+/** The session could not be rebuilt; the client should initialize a new one. */
+export class SessionWakeError extends Error {}
+
+export class HttpSession implements ManagedSession {
+  readonly events = new SessionEventStore();
+  private awake: Awake | undefined;
+  private waking: Promise<Awake> | undefined;
+  /** HTTP requests of this session still being answered (an SSE stream counts until it closes). */
+  private exchanges = 0;
+  private lastActive: number;
+  private readonly handshake = new Map<HandshakeMethod, unknown>();
+  private protocolVersion: string | undefined;
+  private binding: SessionBinding;
+  private taskOwner: object | undefined;
+  /** The front's catalog revision when the session fell asleep: changes since are announced on waking. */
+  private catalogRevision = 0;
+  private ended = false;
+
+  constructor(
+    readonly id: string,
+    readonly pool: PoolName,
+    front: Front,
+    private readonly deps: HttpSessionDeps,
+  ) {
+    this.binding = { front, subscriptions: 0 };
+    this.lastActive = deps.now();
+  }
+
+  get dormant(): boolean {
+    return !this.awake && !this.waking;
+  }
+
+  /** Answers one HTTP request of this session through `serve`, waking the session first if it sleeps. */
+  async handle(req: IncomingMessage, body: unknown, serve: (transport: WebStandardStreamableHTTPServerTransport) => Promise<void>): Promise<void> {
+    this.exchanges++;
+    try {
+      const { transport } = await this.wake();
+      this.remember(req, body);
+      await serve(transport);
+    } finally {
+      this.exchanges--;
+      this.lastActive = this.deps.now();
+    }
+  }
+
+  /** Lets the server and transport go if the session has been idle long enough with nothing open; true if it did. */
+  sleepIfIdle(dormantAfterMs: number): boolean {
+    const awake = this.awake;
+    if (!awake || this.waking || this.ended || this.exchanges > 0 || this.binding.subscriptions > 0) return false;
+    if (!this.handshake.has('initialize') || this.deps.now() - this.lastActive < dormantAfterMs) return false;
+    const owner = taskOwnerOf(awake.server);
+    if (this.deps.hasRunningTasks(owner)) return false;
+    this.taskOwner = owner;
+    this.catalogRevision = this.binding.front.catalog.revision;
+    this.awake = undefined;
+    this.deps.awake.delete(this);
+    // Nothing is open, so closing ends no stream and no call; the transport's DELETE hook is not involved.
+    void awake.server.close().catch(() => undefined);
+    return true;
+  }
+
+  async shutdown(_reason: EndReason): Promise<void> {
+    this.ended = true;
+    this.deps.awake.delete(this);
+    const awake = this.awake ?? (await this.waking?.catch(() => undefined));
+    this.awake = undefined;
+    // Closing the server aborts its in-flight requests, which cancels their host calls.
+    await awake?.server.close();
+  }
+
+  private wake(): Promise<Awake> {
+    if (this.awake) return Promise.resolve(this.awake);
+    this.waking ??= this.build().finally(() => (this.waking = undefined));
+    return this.waking;
+  }
+
+  private async build(): Promise<Awake> {
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => this.id,
+      // Resumable streams: a client whose SSE stream dropped comes back with Last-Event-ID.
+      eventStore: this.events,
+      retryInterval: 1_000,
+      onsessionclosed: (closed) => this.deps.onClientDelete(closed),
+    });
+    const server = this.deps.createServer(this.binding.front, (binding) => (this.binding = binding));
+    if (this.taskOwner) adoptTaskOwner(server, this.taskOwner);
+    await server.connect(transport);
+    const replayed = this.handshake.has('initialize');
+    try {
+      if (replayed) await this.replayHandshake(transport);
+    } catch (error) {
+      await server.close().catch(() => undefined);
+      throw error;
+    }
+    if (this.ended) {
+      await server.close().catch(() => undefined);
+      throw new SessionWakeError('the session ended while it was waking');
+    }
+    this.awake = { server, transport };
+    this.deps.awake.add(this);
+    if (replayed && this.binding.front.catalog.revision !== this.catalogRevision) {
+      // Lists changed while the session slept, when it could not be told.
+      void server.sendToolListChanged().catch(() => undefined);
+      void server.sendResourceListChanged().catch(() => undefined);
+      void server.sendPromptListChanged().catch(() => undefined);
+    }
+    return this.awake;
+  }
+
+  private async replayHandshake(transport: WebStandardStreamableHTTPServerTransport): Promise<void> {
+    this.events.muted = true;
+    try {
+      for (const method of HANDSHAKE_METHODS) {
+        const message = this.handshake.get(method);
+        if (message === undefined) continue;
+        const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+        if (method !== 'initialize') {
+          headers['mcp-session-id'] = this.id;
+          if (this.protocolVersion) headers['mcp-protocol-version'] = this.protocolVersion;
+        }
+        const response = await transport.handleRequest(new Request(REPLAY_URL, { method: 'POST', headers }), { parsedBody: message });
+        // The answer is the client's old one; read it to the end so the stream closes.
+        await response.text();
+        if (!response.ok) throw new SessionWakeError(`replaying ${method} was answered with HTTP ${response.status}`);
+      }
+    } finally {
+      this.events.muted = false;
+    }
+  }
+
+  /** Keeps the handshake messages of a request, and the protocol version the client speaks. */
+  private remember(req: IncomingMessage, body: unknown): void {
+    const version = req.headers['mcp-protocol-version'];
+    if (typeof version === 'string') this.protocolVersion = version;
+    for (const message of Array.isArray(body) ? body : [body]) {
+      const method = typeof message === 'object' && message !== null ? (message as { method?: unknown }).method : undefined;
+      if ((HANDSHAKE_METHODS as readonly unknown[]).includes(method)) this.handshake.set(method as HandshakeMethod, message);
+    }
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Dormant sessions of `tether serve`: an idle session with nothing open lets its SDK server
+ * go and is rebuilt on its next request. A real server process with a short
+ * --session-dormant-ms, a real sandbox, real SDK clients; "session dormant" log lines are the
+ * events the tests wait on, and what reached the editor is read off its disk.
+ */
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanupProcesses, createWorkspace, sceneText, startSandbox, startTwoSandboxes, type Workspace } from '../helpers/processes.js';
+import { closeHttpClients, connectHttp, startServe, type Served } from '../helpers/serve.js';
+
+afterEach(async () => {
+  await closeHttpClients();
+  await cleanupProcesses();
+});
+
+const serve = (workspace: Workspace): Promise<Served> => startServe(workspace, ['--session-dormant-ms', '150', '--log-level', 'debug']);
+const connect = connectHttp;
+
+/** Resolves when the session has gone to sleep for the `nth` time (past or future). */
+function asleep(served: Served, transport: StreamableHTTPClientTransport, nth = 1): Promise<string> {
+  let seen = 0;
+  return served.server.waitForStderrLine((line) => line.includes('session dormant') && line.includes(transport.sessionId!) && ++seen === nth);
+}
+
+async function awakeSessions(served: Served): Promise<number> {
+  const health = (await (await fetch(served.url.replace('/mcp', '/healthz'), { headers: { Authorization: `Bearer ${served.token}` } })).json()) as { sessions: { awake: number } };
+  return health.sessions.awake;
+}
+
+const text = (result: unknown): string => ((result as { content: Array<{ text: string }> }).content[0]?.text ?? '');
+
+describe('dormant sessions', () => {
+  it('sleeps when idle and wakes on the next request, with the client it had: capabilities, tools, log level', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace, ['--conformance-fixtures']);
+    const served = await serve(workspace);
+    const { client, transport } = await connect(served, { listening: false, capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { username: 'ada', email: 'ada@example.com' } }));
+    const logs: string[] = [];
+    client.setNotificationHandler('notifications/message', (notification) => void logs.push(String(notification.params.level)));
+    await client.setLoggingLevel('error');
+    const before = await client.callTool({ name: 'test_simple_text', arguments: {} });
+
+    await asleep(served, transport);
+    expect(await awakeSessions(served)).toBe(0);
+
+    // The server that answers now was built from the replayed handshake: it knows the client
+    // can be asked questions (the SDK refuses to ask a client that did not say so).
+    const answered = await client.callTool({ name: 'test_elicitation', arguments: { message: 'Who are you?' } });
+    expect(text(answered)).toContain('action=accept');
+    expect(await client.callTool({ name: 'test_simple_text', arguments: {} })).toEqual(before);
+    expect(await awakeSessions(served)).toBe(1);
+    // The level it set before it slept still holds: the fixture's info/warning logs stay out.
+    await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
+    expect(logs.filter((level) => level !== 'error')).toEqual([]);
+
+    // It sleeps again, and ending it while it sleeps ends it.
+    await asleep(served, transport, 2);
+    const id = transport.sessionId!;
+    await transport.terminateSession();
+    const gone = await fetch(served.url, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${served.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+    });
+    expect(gone.status).toBe(404);
+  });
+
+  it('stays bound to the editor it chose with tether_use_host while it sleeps', async () => {
+    const [first, second] = await startTwoSandboxes();
+    const served = await serve(first);
+    const { client, transport } = await connect(served, { listening: false });
+    const switched = await client.callTool({ name: 'tether_use_host', arguments: { project: second.project } });
+    expect(switched.isError).toBeFalsy();
+    await asleep(served, transport);
+    await client.callTool({ name: 'create_gameobject', arguments: { name: 'AfterSleep' } });
+    expect(sceneText(second)).toContain('AfterSleep');
+    expect(sceneText(first)).not.toContain('AfterSleep');
+  });
+
+  it('keeps awake a session that listens on a stream or is subscribed to a resource', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace, ['--conformance-fixtures']);
+    const served = await serve(workspace);
+    const listening = await connect(served);
+    const subscribed = await connect(served, { listening: false });
+    const resource = (await subscribed.client.listResources()).resources[0]!;
+    await subscribed.client.subscribeResource({ uri: resource.uri });
+    // Last used after the other two, so when it has slept they had been idle long enough too.
+    const plain = await connect(served, { listening: false });
+    await plain.client.listTools();
+    await asleep(served, plain.transport);
+    const dormantIds = served.server.stderrLines.filter((line) => line.includes('session dormant')).join('\n');
+    expect(dormantIds).not.toContain(listening.transport.sessionId!);
+    expect(dormantIds).not.toContain(subscribed.transport.sessionId!);
+    expect(await awakeSessions(served)).toBe(2);
+  });
+});
