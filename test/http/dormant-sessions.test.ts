@@ -6,6 +6,7 @@
  */
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { cleanupProcesses, createWorkspace, sceneText, startSandbox, startTwoSandboxes, type Workspace } from '../helpers/processes.js';
 import { closeHttpClients, connectHttp, startServe, type Served } from '../helpers/serve.js';
 
@@ -50,7 +51,6 @@ describe('dormant sessions', () => {
     const answered = await client.callTool({ name: 'test_elicitation', arguments: { message: 'Who are you?' } });
     expect(text(answered)).toContain('action=accept');
     expect(await client.callTool({ name: 'test_simple_text', arguments: {} })).toEqual(before);
-    expect(await awakeSessions(served)).toBe(1);
     // The level it set before it slept still holds: the fixture's info/warning logs stay out.
     await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
     expect(logs.filter((level) => level !== 'error')).toEqual([]);
@@ -77,6 +77,23 @@ describe('dormant sessions', () => {
     await client.callTool({ name: 'create_gameobject', arguments: { name: 'AfterSleep' } });
     expect(sceneText(second)).toContain('AfterSleep');
     expect(sceneText(first)).not.toContain('AfterSleep');
+  });
+
+  it('stays awake while its task runs, and still lists the task once it has slept', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace); // builds take 2 s: about a dozen sweeps
+    const served = await serve(workspace);
+    const { client, transport } = await connect(served, { listening: false });
+    const Task = z.looseObject({ taskId: z.string(), status: z.string(), lastUpdatedAt: z.string() });
+    const { task } = await client.request({ method: 'tools/call', params: { name: 'build_player', arguments: {}, task: { ttl: 60_000 } } }, z.object({ task: Task }).loose());
+    // No request from here on: only the running task can keep the session awake.
+    const slept = JSON.parse(await asleep(served, transport)) as { time: number };
+    const after = await client.request({ method: 'tasks/get', params: { taskId: task.taskId } }, Task);
+    expect(after.status).toBe('completed');
+    expect(Date.parse(after.lastUpdatedAt)).toBeLessThanOrEqual(slept.time);
+    // The woken server took over the owner token: tasks/list shows the session its own task.
+    const listed = await client.request({ method: 'tasks/list', params: {} }, z.object({ tasks: z.array(Task) }).loose());
+    expect(listed.tasks.map((t) => t.taskId)).toEqual([task.taskId]);
   });
 
   it('keeps awake a session that listens on a stream or is subscribed to a resource', async () => {
