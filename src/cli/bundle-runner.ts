@@ -12,7 +12,7 @@
  * written when the process exits; any failure to read or write it only means compiling from
  * source.
  */
-import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script, constants as vmConstants } from 'node:vm';
@@ -26,7 +26,7 @@ export function runBundle(bundle: string, command: string | undefined, cacheDir:
   // One family per command and Node: a TETHER_HOME shared by two Node versions keeps a cache for each.
   const prefix = `${(command ?? '').replace(/[^a-z0-9]/gi, '').slice(0, 40) || 'none'}-${process.version}-${process.arch}-`;
   const cacheFile = join(cacheDir, `${prefix}${size}-${Math.trunc(mtimeMs)}.v8cache`);
-  const cachedData = readIfPresent(cacheFile);
+  const cachedData = readOwnCache(cacheDir, cacheFile);
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: bundle,
     ...(cachedData ? { cachedData } : {}),
@@ -41,9 +41,14 @@ export function runBundle(bundle: string, command: string | undefined, cacheDir:
   (script.runInThisContext() as CommonJsWrapper)(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
 }
 
-function readIfPresent(path: string): Buffer | undefined {
+/**
+ * The cache, if present and written by this user alone: it becomes code, so a file or
+ * directory that someone else owns or may write (a TETHER_HOME created loosely by hand) is
+ * ignored, and the next exit writes a private one.
+ */
+function readOwnCache(cacheDir: string, cacheFile: string): Buffer | undefined {
   try {
-    return readFileSync(path);
+    return ownedPrivately(cacheDir) && ownedPrivately(cacheFile) ? readFileSync(cacheFile) : undefined;
   } catch {
     return undefined;
   }
@@ -51,6 +56,8 @@ function readIfPresent(path: string): Buffer | undefined {
 
 function saveCache(script: Script, cacheDir: string, cacheFile: string, prefix: string): void {
   try {
+    // A directory others may write is not ours to fix silently: keep compiling from source.
+    if (existsSync(cacheDir) && !ownedPrivately(cacheDir)) return;
     writePrivateFile(cacheFile, script.createCachedData());
     // Caches of the same command and Node for an older bundle are dead weight.
     for (const name of readdirSync(cacheDir)) {
@@ -59,4 +66,12 @@ function saveCache(script: Script, cacheDir: string, cacheFile: string, prefix: 
   } catch {
     // A read-only or full disk costs the next start its cache, nothing else.
   }
+}
+
+/** Whether this user owns the path and no one else may write it (true where there are no uids). Throws if it is missing. */
+function ownedPrivately(path: string): boolean {
+  const uid = process.getuid?.();
+  if (uid === undefined) return true;
+  const { uid: owner, mode } = statSync(path);
+  return owner === uid && (mode & 0o022) === 0;
 }

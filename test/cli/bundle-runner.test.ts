@@ -4,7 +4,7 @@
  * directory, reused (not rewritten) while valid, replaced when stale or corrupt, and never in
  * the way when it cannot be written.
  */
-import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT, TETHER_BIN, cleanupProcesses, createWorkspace, runToExit, type Workspace } from '../helpers/processes.js';
@@ -63,6 +63,25 @@ describe('the CLI code cache', () => {
     const run = await runToExit(process.execPath, [TETHER_BIN, 'hosts'], { env: workspace.env });
     expect(run.code, run.stderr).toBe(0);
     expect(caches(workspace).map((name) => name.split('-')[0]).sort()).toEqual(['hosts', 'version']);
+  });
+
+  it('is code, so it is used only when no one else may write it', async () => {
+    const workspace = createWorkspace();
+    await tetherVersion(workspace);
+    const [name] = caches(workspace);
+    const path = join(cacheDir(workspace), name!);
+    const first = statSync(path);
+    // A cache file others may write is not loaded: replaced by a private one at exit.
+    chmodSync(path, 0o666);
+    await tetherVersion(workspace);
+    const replaced = statSync(path);
+    expect(replaced.mode & 0o777).toBe(0o600);
+    expect(replaced.ino).not.toBe(first.ino);
+    // In a directory others may write, nothing is read or written.
+    chmodSync(cacheDir(workspace), 0o777);
+    rmSync(path);
+    await tetherVersion(workspace);
+    expect(caches(workspace)).toEqual([]);
   });
 
   it('does not stand in the way when it cannot be written', async () => {
