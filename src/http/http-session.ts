@@ -176,13 +176,18 @@ export class HttpSession implements ManagedSession {
     }
   }
 
-  /** Keeps the handshake messages of a request, and the protocol version the client speaks. */
+  /**
+   * Keeps the handshake messages of a request, and the protocol version the client speaks. The
+   * first initialize (and initialized) made the session, and the SDK refuses a second one on it,
+   * so only the first is kept; of setLevel, the last.
+   */
   private remember(req: IncomingMessage, body: unknown): void {
     const version = req.headers['mcp-protocol-version'];
     if (typeof version === 'string') this.protocolVersion = version;
     for (const message of Array.isArray(body) ? body : [body]) {
       const method = typeof message === 'object' && message !== null ? (message as { method?: unknown }).method : undefined;
-      if ((HANDSHAKE_METHODS as readonly unknown[]).includes(method)) this.handshake.set(method as HandshakeMethod, message);
+      if (!(HANDSHAKE_METHODS as readonly unknown[]).includes(method)) continue;
+      if (method === 'logging/setLevel' || !this.handshake.has(method as HandshakeMethod)) this.handshake.set(method as HandshakeMethod, message);
     }
   }
 }

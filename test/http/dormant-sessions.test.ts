@@ -67,6 +67,25 @@ describe('dormant sessions', () => {
     expect(gone.status).toBe(404);
   });
 
+  it('wakes with the handshake that made the session, not a later initialize the SDK refused', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace, ['--conformance-fixtures']);
+    const served = await serve(workspace);
+    const { client, transport } = await connect(served, { listening: false, capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { username: 'ada', email: 'ada@example.com' } }));
+    const again = await fetch(served.url, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${served.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId! },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'again', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'impostor', version: '1' } } }),
+    });
+    await again.text();
+    expect(again.status).toBe(400);
+    await asleep(served, transport);
+    // Replaying the refused initialize would have made a client that cannot be asked anything.
+    const answered = await client.callTool({ name: 'test_elicitation', arguments: { message: 'Still you?' } });
+    expect(text(answered)).toContain('action=accept');
+  });
+
   it('stays bound to the editor it chose with tether_use_host while it sleeps', async () => {
     const [first, second] = await startTwoSandboxes();
     const served = await serve(first);
