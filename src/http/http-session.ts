@@ -1,19 +1,19 @@
 /**
  * One 2025-era MCP session of `tether serve`.
  *
- * In use, a session owns an SDK server and transport: about 40 KiB, nearly all of what a
- * session costs. Once it has been idle for `dormantAfterMs` with nothing open (no request
- * being answered, no SSE stream, no resource subscription, no task still running) it lets
- * them go and keeps only what it takes to build them again: the client's handshake
- * (`initialize`, `notifications/initialized`, its last `logging/setLevel`), the project it is
- * bound to, its task-owner token and its event store. Its next request wakes it: a new server
+ * In use, a session owns an SDK server and transport: about 40 KiB, most of what a session
+ * costs. Once it has been idle for `dormantAfterMs` with nothing open (no HTTP request being
+ * answered, no SSE stream, no JSON-RPC request unanswered even if its stream dropped, no
+ * resource subscription, no task still running) it lets them go and keeps only what it takes
+ * to build them again: the client's handshake (`initialize`, `notifications/initialized`, its
+ * last `logging/setLevel`), the project it is bound to, its task-owner token and its event
+ * store (which still holds the recent answers a client may resume). Its next request wakes it: a new server
  * and transport, the handshake replayed through the transport as Web Requests (their answers
  * not kept), then the request itself. The SDK has no supported way to restore a session
  * (docs/performance.md), so waking goes through the transport's public entry point, as the
  * client itself did.
  */
-import type { IncomingMessage } from 'node:http';
-import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
+import { WebStandardStreamableHTTPServerTransport, type JSONRPCMessage, type RequestId, type Server } from '@modelcontextprotocol/server';
 import type { Front } from '../mcp/front.js';
 import type { SessionBinding } from '../mcp/mcp-server.js';
 import { adoptTaskOwner, taskOwnerOf } from '../mcp/tasks.js';
@@ -55,9 +55,14 @@ export class HttpSession implements ManagedSession {
   private waking: Promise<Awake> | undefined;
   /** HTTP requests of this session still being answered (an SSE stream counts until it closes). */
   private exchanges = 0;
+  /**
+   * JSON-RPC requests the server has not answered yet. Not the same as the above: when a
+   * client's stream drops, its request runs on, and the answer goes to the event store for
+   * the client to resume; closing the server now would cancel the call.
+   */
+  private readonly unanswered = new Set<RequestId>();
   private lastActive: number;
   private readonly handshake = new Map<HandshakeMethod, unknown>();
-  private protocolVersion: string | undefined;
   private binding: SessionBinding;
   private taskOwner: object | undefined;
   /** The front's catalog revision when the session fell asleep: changes since are announced on waking. */
@@ -79,11 +84,11 @@ export class HttpSession implements ManagedSession {
   }
 
   /** Answers one HTTP request of this session through `serve`, waking the session first if it sleeps. */
-  async handle(req: IncomingMessage, body: unknown, serve: (transport: WebStandardStreamableHTTPServerTransport) => Promise<void>): Promise<void> {
+  async handle(body: unknown, serve: (transport: WebStandardStreamableHTTPServerTransport) => Promise<void>): Promise<void> {
     this.exchanges++;
     try {
       const { transport } = await this.wake();
-      this.remember(req, body);
+      this.remember(body);
       await serve(transport);
     } finally {
       this.exchanges--;
@@ -94,7 +99,7 @@ export class HttpSession implements ManagedSession {
   /** Lets the server and transport go if the session has been idle long enough with nothing open; true if it did. */
   sleepIfIdle(dormantAfterMs: number): boolean {
     const awake = this.awake;
-    if (!awake || this.waking || this.ended || this.exchanges > 0 || this.binding.subscriptions > 0) return false;
+    if (!awake || this.waking || this.ended || this.exchanges > 0 || this.unanswered.size > 0 || this.binding.subscriptions > 0) return false;
     if (!this.handshake.has('initialize') || this.deps.now() - this.lastActive < dormantAfterMs) return false;
     const owner = taskOwnerOf(awake.server);
     if (this.deps.hasRunningTasks(owner)) return false;
@@ -102,7 +107,7 @@ export class HttpSession implements ManagedSession {
     this.catalogRevision = this.binding.front.catalog.revision;
     this.awake = undefined;
     this.deps.awake.delete(this);
-    // Nothing is open, so closing ends no stream and no call; the transport's DELETE hook is not involved.
+    // Nothing is open, so closing ends no stream and no request; the transport's DELETE hook is not involved.
     void awake.server.close().catch(() => undefined);
     return true;
   }
@@ -133,6 +138,7 @@ export class HttpSession implements ManagedSession {
     const server = this.deps.createServer(this.binding.front, (binding) => (this.binding = binding));
     if (this.taskOwner) adoptTaskOwner(server, this.taskOwner);
     await server.connect(transport);
+    this.countUnanswered(transport);
     const replayed = this.handshake.has('initialize');
     try {
       if (replayed) await this.replayHandshake(transport);
@@ -155,6 +161,30 @@ export class HttpSession implements ManagedSession {
     return this.awake;
   }
 
+  /**
+   * Watches the transport both ways: a request from the client is unanswered until the server
+   * sends its response, or until the client cancels it (the SDK then sends none).
+   */
+  private countUnanswered(transport: WebStandardStreamableHTTPServerTransport): void {
+    this.unanswered.clear();
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if ('method' in message) {
+        if ('id' in message) this.unanswered.add(message.id);
+        else if (message.method === 'notifications/cancelled') {
+          const cancelled = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+          if (cancelled !== undefined) this.unanswered.delete(cancelled);
+        }
+      }
+      deliver?.(message, extra);
+    };
+    const send = transport.send.bind(transport);
+    transport.send = (message: JSONRPCMessage, options) => {
+      if (!('method' in message) && 'id' in message && message.id !== null && message.id !== undefined) this.unanswered.delete(message.id);
+      return send(message, options);
+    };
+  }
+
   private async replayHandshake(transport: WebStandardStreamableHTTPServerTransport): Promise<void> {
     this.events.muted = true;
     try {
@@ -162,10 +192,9 @@ export class HttpSession implements ManagedSession {
         const message = this.handshake.get(method);
         if (message === undefined) continue;
         const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-        if (method !== 'initialize') {
-          headers['mcp-session-id'] = this.id;
-          if (this.protocolVersion) headers['mcp-protocol-version'] = this.protocolVersion;
-        }
+        // No MCP-Protocol-Version: the SDK then assumes one it accepts, and the handshake's own
+        // messages do not depend on it (a header from some later request might be refused).
+        if (method !== 'initialize') headers['mcp-session-id'] = this.id;
         const response = await transport.handleRequest(new Request(REPLAY_URL, { method: 'POST', headers }), { parsedBody: message });
         // The answer is the client's old one; read it to the end so the stream closes.
         await response.text();
@@ -177,13 +206,11 @@ export class HttpSession implements ManagedSession {
   }
 
   /**
-   * Keeps the handshake messages of a request, and the protocol version the client speaks. The
-   * first initialize (and initialized) made the session, and the SDK refuses a second one on it,
-   * so only the first is kept; of setLevel, the last.
+   * Keeps the handshake messages of a request. The first initialize (and initialized) made the
+   * session, and the SDK refuses a second one on it, so only the first is kept; of setLevel,
+   * the last.
    */
-  private remember(req: IncomingMessage, body: unknown): void {
-    const version = req.headers['mcp-protocol-version'];
-    if (typeof version === 'string') this.protocolVersion = version;
+  private remember(body: unknown): void {
     for (const message of Array.isArray(body) ? body : [body]) {
       const method = typeof message === 'object' && message !== null ? (message as { method?: unknown }).method : undefined;
       if (!(HANDSHAKE_METHODS as readonly unknown[]).includes(method)) continue;

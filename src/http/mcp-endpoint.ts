@@ -101,7 +101,7 @@ export class McpEndpoint {
     const release = callsIn(body) > 0 ? this.deps.registry.pin(id) : undefined;
     if (release) res.once('close', release);
     try {
-      await session.handle(req, body, (transport) => this.serve(transport, req, res, body));
+      await session.handle(body, (transport) => this.serve(transport, req, res, body));
     } catch (error) {
       if (!(error instanceof SessionWakeError)) throw error;
       this.deps.logger.warn({ id, err: error }, 'a dormant session could not be woken; ending it');
@@ -127,7 +127,7 @@ export class McpEndpoint {
     const session = new HttpSession(id, pool, this.frontFor(req), this.sessionDeps);
     const evicted = this.deps.registry.put(id, pool, session);
     if (evicted.length > 0) this.deps.logger.info({ evicted, pool }, 'sessions evicted to make room');
-    await session.handle(req, body, (transport) => this.serve(transport, req, res, body));
+    await session.handle(body, (transport) => this.serve(transport, req, res, body));
   }
 
   private modernFor(front: Front): { handle: NodeMcpRequestHandler; close(): Promise<void> } {

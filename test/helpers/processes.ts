@@ -146,6 +146,18 @@ export async function startTwoSandboxes(): Promise<[Workspace, Workspace]> {
   return [first, second];
 }
 
+/** The sandbox's player builds, in order, with how each ended (its Library/Builds/build-log.jsonl). */
+export function buildLog(workspace: Workspace): Array<{ status: string }> {
+  try {
+    return readFileSync(join(workspace.project, 'Library', 'Builds', 'build-log.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { status: string });
+  } catch {
+    return [];
+  }
+}
+
 /** The sandbox's saved scene, as text: what tools changed, read off the editor's disk. */
 export function sceneText(workspace: Workspace): string {
   return readFileSync(join(workspace.project, 'Assets', 'Scenes', 'SampleScene.json'), 'utf8');

@@ -7,7 +7,7 @@
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { cleanupProcesses, createWorkspace, sceneText, startSandbox, startTwoSandboxes, type Workspace } from '../helpers/processes.js';
+import { buildLog, cleanupProcesses, createWorkspace, sceneText, startSandbox, startTwoSandboxes, type Workspace } from '../helpers/processes.js';
 import { closeHttpClients, connectHttp, startServe, type Served } from '../helpers/serve.js';
 
 afterEach(async () => {
@@ -113,6 +113,40 @@ describe('dormant sessions', () => {
     // The woken server took over the owner token: tasks/list shows the session its own task.
     const listed = await client.request({ method: 'tasks/list', params: {} }, z.object({ tasks: z.array(Task) }).loose());
     expect(listed.tasks.map((t) => t.taskId)).toEqual([task.taskId]);
+  });
+
+  it('stays awake while a request runs whose stream dropped, so the answer can still be resumed', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace); // builds take 2 s: about a dozen sweeps
+    const served = await serve(workspace);
+    const { transport } = await connect(served, { listening: false });
+    const headers = { Authorization: `Bearer ${served.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': '2025-11-25' };
+    const dropped = new AbortController();
+    const call = await fetch(served.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'build', method: 'tools/call', params: { name: 'build_player', arguments: {} } }),
+      signal: dropped.signal,
+    });
+    // The priming event names where to resume; then the client's connection drops.
+    const reader = call.body!.getReader();
+    const primed = new TextDecoder().decode((await reader.read()).value);
+    const lastEventId = /^id: (.+)$/m.exec(primed)![1]!;
+    dropped.abort();
+
+    await asleep(served, transport);
+    expect(buildLog(workspace)).toEqual([expect.objectContaining({ status: 'succeeded' })]);
+    const resumed = await fetch(served.url, { method: 'GET', headers: { ...headers, accept: 'text/event-stream', 'last-event-id': lastEventId } });
+    const replay = resumed.body!.getReader();
+    let replayed = '';
+    while (!replayed.includes('"result"')) {
+      const { value, done } = await replay.read();
+      if (done) break;
+      replayed += new TextDecoder().decode(value);
+    }
+    await replay.cancel();
+    expect(replayed).toContain('"id":"build"');
+    expect(replayed).toContain('"result"');
   });
 
   it('keeps awake a session that listens on a stream or is subscribed to a resource', async () => {

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { listHostRecords } from '../../src/discovery/host-record.js';
 import { connectToHost } from '../../src/link/host-client.js';
 import { METHODS } from '../../src/protocol/index.js';
-import { cleanupProcesses, createWorkspace, sceneText, startSandbox, startTwoSandboxes, type Workspace } from '../helpers/processes.js';
+import { buildLog, cleanupProcesses, createWorkspace, sceneText, startSandbox, startTwoSandboxes } from '../helpers/processes.js';
 import { closeHttpClients, connectHttp, startServe, type Served } from '../helpers/serve.js';
 
 afterEach(async () => {
@@ -22,14 +22,6 @@ const serve = startServe;
 
 async function connect(served: Served, era: 'legacy' | '2026-07-28' = 'legacy'): Promise<Client> {
   return (await connectHttp(served, { version: era })).client;
-}
-
-function buildLog(workspace: Workspace): Array<{ status: string }> {
-  try {
-    return readFileSync(join(workspace.project, 'Library', 'Builds', 'build-log.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { status: string });
-  } catch {
-    return [];
-  }
 }
 
 describe('calls over tether serve', () => {
