@@ -8,6 +8,7 @@
 // esbuild: the de-facto bundler for Node (tsx, vite and vitest stand on it), fast enough to run
 // on every build (~0.5 s) and needing no plugins here. dist/ (tsc's output) stays the library's
 // entry points.
+import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -30,7 +31,10 @@ await build({
 // scan. \uXXXX means the same character in a string, regular expression or identifier, and is
 // plain text in a comment.
 const cli = `${outdir}/tether.cjs`;
-writeFileSync(cli, readFileSync(cli, 'utf8').replace(/[^\0-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
+const ascii = readFileSync(cli, 'utf8').replace(/[^\0-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+writeFileSync(cli, ascii);
+// What the code cache is keyed by (src/cli/bundle-runner.ts): V8 checks only the source's length.
+writeFileSync(`${cli}.sha256`, `${createHash('sha256').update(ascii).digest('hex')}\n`);
 // The sandbox's main thread runs in a worker, loaded by URL from beside the code that starts it.
 await build({
   ...common,

@@ -12,26 +12,28 @@
  * written when the process exits; any failure to read or write it only means compiling from
  * source.
  */
-import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Script, constants as vmConstants } from 'node:vm';
+// A namespace import: vm.constants only exists from Node 20.12, and a missing named export of a
+// built-in module fails at load time, before any check could run.
+import * as vm from 'node:vm';
 import { writePrivateFile } from '../discovery/secure-file.js';
 
 type CommonJsWrapper = (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string) => void;
 
 export function runBundle(bundle: string, command: string | undefined, cacheDir: string): void {
   const source = readFileSync(bundle, 'utf8');
-  const { size, mtimeMs } = statSync(bundle);
   // One family per command and Node: a TETHER_HOME shared by two Node versions keeps a cache for each.
   const prefix = `${(command ?? '').replace(/[^a-z0-9]/gi, '').slice(0, 40) || 'none'}-${process.version}-${process.arch}-`;
-  const cacheFile = join(cacheDir, `${prefix}${size}-${Math.trunc(mtimeMs)}.v8cache`);
+  const cacheFile = join(cacheDir, `${prefix}${bundleIdentity(bundle)}.v8cache`);
   const cachedData = readOwnCache(cacheDir, cacheFile);
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  const dynamicImport = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: bundle,
     ...(cachedData ? { cachedData } : {}),
     // Node ≥ 20.12: an import() left in the bundle resolves as it would in a module.
-    ...(vmConstants?.USE_MAIN_CONTEXT_DEFAULT_LOADER ? { importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER } : {}),
+    ...(dynamicImport ? { importModuleDynamically: dynamicImport } : {}),
   });
   if (!cachedData || script.cachedDataRejected) {
     // At exit the cache holds every function this run compiled, not just the top level.
@@ -47,17 +49,37 @@ export function runBundle(bundle: string, command: string | undefined, cacheDir:
  * ignored, and the next exit writes a private one.
  */
 function readOwnCache(cacheDir: string, cacheFile: string): Buffer | undefined {
+  let fd: number | undefined;
   try {
-    return ownedPrivately(cacheDir) && ownedPrivately(cacheFile) ? readFileSync(cacheFile) : undefined;
+    if (!ownedPrivately(statSync(cacheDir))) return undefined;
+    // Checked and read through one descriptor: the file cannot be swapped in between.
+    fd = openSync(cacheFile, 'r');
+    return ownedPrivately(fstatSync(fd)) ? readFileSync(fd) : undefined;
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
-function saveCache(script: Script, cacheDir: string, cacheFile: string, prefix: string): void {
+/**
+ * What the bundle was built from: the content hash scripts/bundle-cli.mjs writes beside it, or,
+ * without one, its size and mtime. (V8 itself checks only the source's length, and an install
+ * that normalizes mtimes would otherwise reuse code compiled for another release.)
+ */
+function bundleIdentity(bundle: string): string {
+  try {
+    return readFileSync(`${bundle}.sha256`, 'utf8').trim().slice(0, 16);
+  } catch {
+    const { size, mtimeMs } = statSync(bundle);
+    return `${size}-${Math.trunc(mtimeMs)}`;
+  }
+}
+
+function saveCache(script: vm.Script, cacheDir: string, cacheFile: string, prefix: string): void {
   try {
     // A directory others may write is not ours to fix silently: keep compiling from source.
-    if (existsSync(cacheDir) && !ownedPrivately(cacheDir)) return;
+    if (existsSync(cacheDir) && !ownedPrivately(statSync(cacheDir))) return;
     writePrivateFile(cacheFile, script.createCachedData());
     // Caches of the same command and Node for an older bundle are dead weight.
     for (const name of readdirSync(cacheDir)) {
@@ -68,10 +90,8 @@ function saveCache(script: Script, cacheDir: string, cacheFile: string, prefix: 
   }
 }
 
-/** Whether this user owns the path and no one else may write it (true where there are no uids). Throws if it is missing. */
-function ownedPrivately(path: string): boolean {
+/** Whether this user owns the file and no one else may write it (true where there are no uids). */
+function ownedPrivately(stats: { uid: number; mode: number }): boolean {
   const uid = process.getuid?.();
-  if (uid === undefined) return true;
-  const { uid: owner, mode } = statSync(path);
-  return owner === uid && (mode & 0o022) === 0;
+  return uid === undefined || (stats.uid === uid && (stats.mode & 0o022) === 0);
 }

@@ -98,8 +98,9 @@ export async function connectToHost(options: ConnectOptions): Promise<HostSessio
     rpc.close();
     throw new TetherError('INVALID_REQUEST', 'The host answered the handshake with an unexpected shape; is it a Tether host of a compatible version?');
   }
-  // The host is the one named in our 0600 record and it accepted our token: receive its large
-  // results straight into full-size buffers.
+  // The host listens where our 0600 record says and answered the handshake, so its large
+  // results go straight into full-size buffers. (A host does not prove it knows the token; a
+  // stranger on a stale port could at most make the link allocate FRONT_MAX_FRAME_BYTES.)
   rpc.peerAuthenticated();
   return { rpc, hello: hello.data, socket };
 }
