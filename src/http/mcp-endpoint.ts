@@ -44,7 +44,14 @@ export class McpEndpoint {
       if (!route) throw new Error('A request reached the session adapter without a route.');
       return route.transport.handleRequest(request, { parsedBody: route.body });
     },
-    { overrideGlobalObjects: false },
+    {
+      overrideGlobalObjects: false,
+      // Failures inside the transport reach our log and the client as JSON-RPC, not hono's bare 500.
+      errorHandler: (error) => {
+        this.deps.logger.error({ err: error }, 'session request failed');
+        return Response.json({ jsonrpc: '2.0', id: null, error: { code: -32603, message: `Internal error: ${(error as Error).message}` } }, { status: 500 });
+      },
+    },
   );
 
   private readonly awake = new Set<HttpSession>();
