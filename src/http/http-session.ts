@@ -7,11 +7,11 @@
  * resource subscription, no task still running) it lets them go and keeps only what it takes
  * to build them again: the client's handshake (`initialize`, `notifications/initialized`, its
  * last `logging/setLevel`), the project it is bound to, its task-owner token and its event
- * store (which still holds the recent answers a client may resume). Its next request wakes it: a new server
- * and transport, the handshake replayed through the transport as Web Requests (their answers
- * not kept), then the request itself. The SDK has no supported way to restore a session
- * (docs/performance.md), so waking goes through the transport's public entry point, as the
- * client itself did.
+ * store (which still holds the recent answers a client may resume). Its next request wakes
+ * it: a new server and transport, the handshake replayed through the transport as Web
+ * Requests (their answers not kept), then the request itself. The SDK has no supported way to
+ * restore a session (docs/performance.md), so waking goes through the transport's public
+ * entry point, as the client itself did.
  */
 import { WebStandardStreamableHTTPServerTransport, type JSONRPCMessage, type RequestId, type Server } from '@modelcontextprotocol/server';
 import type { Front } from '../mcp/front.js';
@@ -77,10 +77,6 @@ export class HttpSession implements ManagedSession {
   ) {
     this.binding = { front, subscriptions: 0 };
     this.lastActive = deps.now();
-  }
-
-  get dormant(): boolean {
-    return !this.awake && !this.waking;
   }
 
   /** Answers one HTTP request of this session through `serve`, waking the session first if it sleeps. */
