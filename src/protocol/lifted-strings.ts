@@ -37,9 +37,9 @@ export class LiftedStrings {
     }
     if (Array.isArray(value)) return value.map((item) => this.replace(item));
     if (value !== null && typeof value === 'object') {
-      const out: Record<string, unknown> = {};
-      for (const [key, item] of Object.entries(value)) out[key] = this.replace(item);
-      return out;
+      // fromEntries defines own properties, as JSON.parse does: assigning out["__proto__"]
+      // would set the copy's prototype instead and lose the key.
+      return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, this.replace(item)]));
     }
     return value;
   }

@@ -23,6 +23,17 @@ describe('liftLongStrings', () => {
     );
   });
 
+  it('keeps a "__proto__" key as JSON.parse does: an own property, not the copy\'s prototype', () => {
+    // Found by the property above (seed -1824159605): the copy assigned out["__proto__"].
+    const text = `{"__proto__":{"polluted":true},"long":"${'x'.repeat(40)}","nested":{"__proto__":0}}`;
+    const cut = liftLongStrings(encode(text), 10)!;
+    const materialized = cut.lifted.materialize(JSON.parse(cut.text)) as Record<string, unknown>;
+    expect(materialized).toEqual(JSON.parse(text));
+    expect(Object.keys(materialized)).toEqual(['__proto__', 'long', 'nested']);
+    expect(Object.getPrototypeOf(materialized)).toBe(Object.prototype);
+    expect((materialized as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
   it('lifts strings full of escapes, quotes, backslashes, control characters and non-ASCII text', () => {
     const text = `say "hi" \\ C:\\Users\\ana \u0001\t\n é ✓ 😀 \u2028 `.repeat(500);
     const body = encode(JSON.stringify({ result: { content: [{ type: 'text', text }, { type: 'text', text: 'short' }] } }));
