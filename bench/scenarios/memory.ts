@@ -1,8 +1,9 @@
 /**
  * 6. Memory: RSS of an idle `tether mcp` (against the idle SDK floor server), and the RSS
  * `tether serve` spends per MCP session at 1,000 sessions (against the SDK floor HTTP server,
- * one SDK transport and server per session, under the same load). Sessions are opened with
- * raw fetch: a 2025-11-25 initialize, then notifications/initialized.
+ * one SDK transport and server per session, under the same load), with idle sessions asleep
+ * and kept awake; plus the live JS heap per session after a forced GC, asleep against awake.
+ * Sessions are opened with raw fetch: a 2025-11-25 initialize, then notifications/initialized.
  */
 import { openSessions } from '../helpers/mcp-sessions.js';
 import { helper } from '../lib/build.js';
