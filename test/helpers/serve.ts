@@ -36,13 +36,23 @@ function withoutListening(input: string | URL | Request, init?: RequestInit): Pr
  */
 export async function connectHttp(
   served: Served,
-  options: { headers?: Record<string, string>; listening?: boolean; capabilities?: Record<string, unknown>; version?: 'legacy' | '2026-07-28' } = {},
+  options: {
+    headers?: Record<string, string>;
+    listening?: boolean;
+    capabilities?: Record<string, unknown>;
+    version?: 'legacy' | '2026-07-28';
+    /** Declares form elicitation and accepts every question with this content. */
+    answersWith?: Record<string, string>;
+  } = {},
 ): Promise<HttpConnection> {
+  const capabilities = options.answersWith ? { ...options.capabilities, elicitation: { form: {} } } : (options.capabilities ?? {});
   const client = new Client(
     { name: 'http-test', version: '1' },
-    { capabilities: options.capabilities ?? {}, ...(options.version && options.version !== 'legacy' ? { versionNegotiation: { mode: { pin: options.version } } } : {}) },
+    { capabilities, ...(options.version && options.version !== 'legacy' ? { versionNegotiation: { mode: { pin: options.version } } } : {}) },
   );
   client.onerror = () => undefined; // an evicted or ended session's stream closing is expected in tests
+  const answer = options.answersWith;
+  if (answer) client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: answer }));
   const transport = new StreamableHTTPClientTransport(new URL(served.url), {
     requestInit: { headers: { Authorization: `Bearer ${served.token}`, ...options.headers } },
     ...(options.listening === false ? { fetch: withoutListening } : {}),
@@ -50,6 +60,11 @@ export async function connectHttp(
   await client.connect(transport);
   clients.add(client);
   return { client, transport };
+}
+
+/** The headers of a raw request in an existing session (add mcp-protocol-version where it belongs). */
+export function sessionHeaders(served: Served, sessionId: string): Record<string, string> {
+  return { Authorization: `Bearer ${served.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId };
 }
 
 /** Closes every client connected by connectHttp (call in afterEach, before killing processes). */

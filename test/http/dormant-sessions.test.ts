@@ -8,7 +8,7 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/client
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildLog, cleanupProcesses, createWorkspace, sceneText, startSandbox, startTwoSandboxes, type Workspace } from '../helpers/processes.js';
-import { closeHttpClients, connectHttp, startServe, type Served } from '../helpers/serve.js';
+import { closeHttpClients, connectHttp, sessionHeaders, startServe, type Served } from '../helpers/serve.js';
 
 afterEach(async () => {
   await closeHttpClients();
@@ -29,6 +29,9 @@ async function awakeSessions(served: Served): Promise<number> {
   return health.sessions.awake;
 }
 
+/** What the client answers test_elicitation's question with. */
+const ADA = { username: 'ada', email: 'ada@example.com' };
+
 const text = (result: unknown): string => ((result as { content: Array<{ text: string }> }).content[0]?.text ?? '');
 
 describe('dormant sessions', () => {
@@ -36,8 +39,7 @@ describe('dormant sessions', () => {
     const workspace = createWorkspace();
     await startSandbox(workspace, ['--conformance-fixtures']);
     const served = await serve(workspace);
-    const { client, transport } = await connect(served, { listening: false, capabilities: { elicitation: { form: {} } } });
-    client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { username: 'ada', email: 'ada@example.com' } }));
+    const { client, transport } = await connect(served, { listening: false, answersWith: ADA });
     const logs: string[] = [];
     client.setNotificationHandler('notifications/message', (notification) => void logs.push(String(notification.params.level)));
     await client.setLoggingLevel('error');
@@ -61,7 +63,7 @@ describe('dormant sessions', () => {
     await transport.terminateSession();
     const gone = await fetch(served.url, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${served.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' },
+      headers: { ...sessionHeaders(served, id), 'mcp-protocol-version': '2025-11-25' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
     });
     expect(gone.status).toBe(404);
@@ -71,11 +73,10 @@ describe('dormant sessions', () => {
     const workspace = createWorkspace();
     await startSandbox(workspace, ['--conformance-fixtures']);
     const served = await serve(workspace);
-    const { client, transport } = await connect(served, { listening: false, capabilities: { elicitation: { form: {} } } });
-    client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { username: 'ada', email: 'ada@example.com' } }));
+    const { client, transport } = await connect(served, { listening: false, answersWith: ADA });
     const again = await fetch(served.url, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${served.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId! },
+      headers: sessionHeaders(served, transport.sessionId!),
       body: JSON.stringify({ jsonrpc: '2.0', id: 'again', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'impostor', version: '1' } } }),
     });
     await again.text();
@@ -120,7 +121,7 @@ describe('dormant sessions', () => {
     await startSandbox(workspace); // builds take 2 s: about a dozen sweeps
     const served = await serve(workspace);
     const { transport } = await connect(served, { listening: false });
-    const headers = { Authorization: `Bearer ${served.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': '2025-11-25' };
+    const headers = { ...sessionHeaders(served, transport.sessionId!), 'mcp-protocol-version': '2025-11-25' };
     const dropped = new AbortController();
     const call = await fetch(served.url, {
       method: 'POST',

@@ -87,8 +87,7 @@ describe('calls over tether serve', () => {
     await startSandbox(workspace, ['--conformance-fixtures']);
     const served = await serve(workspace);
     // As if the server offered no standalone stream: the question can only come with the call.
-    const { client } = await connectHttp(served, { listening: false, capabilities: { elicitation: { form: {} } } });
-    client.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { username: 'ada', email: 'ada@example.com' } }));
+    const { client } = await connectHttp(served, { listening: false, answersWith: { username: 'ada', email: 'ada@example.com' } });
     const result = await client.callTool({ name: 'test_elicitation', arguments: { message: 'Who are you?' } }, { timeout: 10_000 });
     expect((result.content as Array<{ text: string }>)[0]!.text).toBe('User response: action=accept, content={"username":"ada","email":"ada@example.com"}');
   });
