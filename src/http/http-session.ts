@@ -207,10 +207,20 @@ export class HttpSession implements ManagedSession {
    * the last.
    */
   private remember(body: unknown): void {
-    for (const message of Array.isArray(body) ? body : [body]) {
-      const method = typeof message === 'object' && message !== null ? (message as { method?: unknown }).method : undefined;
+    for (const message of messagesIn(body)) {
+      const method = methodOf(message);
       if (!(HANDSHAKE_METHODS as readonly unknown[]).includes(method)) continue;
       if (method === 'logging/setLevel' || !this.handshake.has(method as HandshakeMethod)) this.handshake.set(method as HandshakeMethod, message);
     }
   }
+}
+
+/** The JSON-RPC messages of a request body: a batch, or one message. */
+export function messagesIn(body: unknown): unknown[] {
+  return Array.isArray(body) ? body : [body];
+}
+
+/** A message's method, or undefined for a response or anything that is not an object. */
+export function methodOf(message: unknown): unknown {
+  return typeof message === 'object' && message !== null ? (message as { method?: unknown }).method : undefined;
 }

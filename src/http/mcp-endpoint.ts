@@ -14,7 +14,7 @@ import type { Front } from '../mcp/front.js';
 import { createMcpServer } from '../mcp/mcp-server.js';
 import { hasRunningTasks } from '../mcp/tasks.js';
 import type { FrontPool } from './front-pool.js';
-import { HttpSession, SessionWakeError, type HttpSessionDeps, type PoolName } from './http-session.js';
+import { HttpSession, SessionWakeError, messagesIn, methodOf, type HttpSessionDeps, type PoolName } from './http-session.js';
 import type { SessionRegistry } from './session-registry.js';
 
 export const PROJECT_HEADER = 'x-tether-project';
@@ -162,13 +162,11 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 function isInitialize(body: unknown): boolean {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'initialize');
+  return messagesIn(body).some((message) => methodOf(message) === 'initialize');
 }
 
 function callsIn(body: unknown): number {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.filter((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'tools/call').length;
+  return messagesIn(body).filter((message) => methodOf(message) === 'tools/call').length;
 }
 
 type JsonRead = { ok: true; value: unknown } | { ok: false; status: number; code: number; message: string };

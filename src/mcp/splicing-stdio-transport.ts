@@ -12,11 +12,9 @@
 import { Buffer } from 'node:buffer';
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/server';
 import type { LiftedStrings } from '../protocol/index.js';
 import { PLACEHOLDER_LENGTH, PLACEHOLDER_PREFIX } from '../link/long-string-lifter.js';
-
-type RequestId = string | number;
 
 /** What a tools/call handler uses to have its result written with the lifted strings spliced in. */
 export interface ResultSplicer {
