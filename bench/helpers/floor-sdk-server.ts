@@ -7,18 +7,61 @@
  *   node floor-sdk-server.js --http          Streamable HTTP at /mcp, one SDK transport and server
  *                                            per 2025-era session (as tether serve); prints
  *                                            {event:'listening', url}
+ *   … --relay PORT                           the SDK relay floor: tools/call is not answered here
+ *                                            but forwarded, one JSON line each way over one TCP
+ *                                            connection, to raw-tcp-host.js on PORT. The thinnest
+ *                                            bridge with a hop to another process, as Tether has.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { Server, type CallToolResult } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ECHO_TOOL, PAYLOAD_TOOL, payloadResult, type PayloadKind } from './payloads.js';
 
+type CallParams = { name: string; arguments?: Record<string, unknown> };
+
+/** Forwards calls to raw-tcp-host.js: one connection, requests matched to answers by id. */
+function relayTo(port: number): (params: CallParams) => Promise<CallToolResult> {
+  const socket = connect({ port, host: '127.0.0.1', noDelay: true });
+  const pending = new Map<number, (result: CallToolResult) => void>();
+  let nextId = 0;
+  // Lines may be 50 MiB: keep chunks and join once a newline arrives (never rescan the whole).
+  let chunks: string[] = [];
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    let start = 0;
+    for (let newline = chunk.indexOf('\n'); newline >= 0; newline = chunk.indexOf('\n', start)) {
+      chunks.push(chunk.slice(start, newline));
+      const { id, result } = JSON.parse(chunks.join('')) as { id: number; result: CallToolResult };
+      chunks = [];
+      pending.get(id)?.(result);
+      pending.delete(id);
+      start = newline + 1;
+    }
+    if (start < chunk.length) chunks.push(chunk.slice(start));
+  });
+  socket.on('error', (error) => {
+    process.stderr.write(`relay: ${error.message}\n`);
+    process.exit(1);
+  });
+  return (params) =>
+    new Promise((resolve) => {
+      const id = ++nextId;
+      pending.set(id, resolve);
+      socket.write(`${JSON.stringify({ id, name: params.name, arguments: params.arguments })}\n`);
+    });
+}
+
+const relayAt = process.argv.indexOf('--relay');
+const relay = relayAt >= 0 ? relayTo(Number(process.argv[relayAt + 1])) : undefined;
+
 function createFloorServer(): Server {
   const server = new Server({ name: 'sdk-floor', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
   server.setRequestHandler('tools/list', () => ({ tools: [ECHO_TOOL, PAYLOAD_TOOL] as never }));
-  server.setRequestHandler('tools/call', (request): CallToolResult => {
+  server.setRequestHandler('tools/call', (request): CallToolResult | Promise<CallToolResult> => {
+    if (relay) return relay(request.params);
     const { name, arguments: args = {} } = request.params;
     if (name === 'echo') return { content: [{ type: 'text', text: String(args.text ?? 'pong') }] };
     if (name === 'payload') return payloadResult(args.kind as PayloadKind, Number(args.mb)) as unknown as CallToolResult;

@@ -27,10 +27,20 @@ export async function startServe(workspace: Workspace, extra: string[] = []): Pr
   return { serve, url, token };
 }
 
-export async function startFloorHttp(env: Record<string, string>): Promise<{ server: Child; url: string }> {
-  const server = node(helper('floor-sdk-server'), ['--http'], env);
+export async function startFloorHttp(env: Record<string, string>, extra: string[] = []): Promise<{ server: Child; url: string }> {
+  const server = node(helper('floor-sdk-server'), ['--http', ...extra], env);
   const { url } = JSON.parse(await server.waitForLine((l) => l.includes('"event":"listening"'))) as { url: string };
   return { server, url };
+}
+
+/**
+ * The raw host behind the SDK relay floor (bench/helpers/raw-tcp-host.ts). `relayArgs` are
+ * the arguments that start an SDK floor server relaying to it: the thinnest bridge with a hop.
+ */
+export async function startRawTcpHost(workspace: Workspace, prewarm: string[] = []): Promise<{ host: Child; relayArgs: string[] }> {
+  const host = node(helper('raw-tcp-host'), prewarm.length ? ['--prewarm', prewarm.join(',')] : [], workspace.env);
+  const { port } = JSON.parse(await host.waitForLine((l) => l.includes('"event":"listening"'), 120_000)) as { port: number };
+  return { host, relayArgs: ['--relay', String(port)] };
 }
 
 /** A client of the raw newline-JSON echo process: one line out, one line back. */

@@ -1,8 +1,10 @@
 /**
  * 1. Per-call latency of a trivial read-only tool (`echo`): SDK client → tether mcp (stdio) →
  * host → back, and the same over tether serve; against the SDK floor server (stdio and
- * HTTP) and a raw newline-JSON echo over a pipe. The targets are measured in interleaved
- * rounds, so drift on a noisy machine hits all of them alike.
+ * HTTP) and a raw newline-JSON echo over a pipe. The SDK relay floor (the same SDK server
+ * forwarding each call over TCP to a raw host process) shows what the hop to an editor costs
+ * any bridge on this machine. The targets are measured in interleaved rounds, so drift on a
+ * noisy machine hits all of them alike.
  */
 import { performance } from 'node:perf_hooks';
 import type { Client } from '@modelcontextprotocol/client';
@@ -10,7 +12,7 @@ import { helper } from '../lib/build.js';
 import { call, connectHttp, connectStdio, tetherMcpArgs } from '../lib/mcp.js';
 import { TETHER_BIN, cpuMsOf, createWorkspace, node } from '../lib/procs.js';
 import { entry, type Context, type Entry } from '../lib/results.js';
-import { RawEcho, RawHttpSession, startBenchHost, startFloorHttp, startServe } from '../lib/setup.js';
+import { RawEcho, RawHttpSession, startBenchHost, startFloorHttp, startRawTcpHost, startServe } from '../lib/setup.js';
 import { percentile, round } from '../lib/stats.js';
 
 type Target = { name: string; once(): Promise<unknown> };
@@ -39,6 +41,8 @@ export async function run(ctx: Context): Promise<Entry[]> {
   const { ready: hostReady } = await startBenchHost(ws);
   const tether = await connectStdio(tetherMcpArgs(ws), ws.env);
   const floor = await connectStdio([helper('floor-sdk-server')], ws.env);
+  const { host: rawHost, relayArgs } = await startRawTcpHost(ws);
+  const relay = await connectStdio([helper('floor-sdk-server'), ...relayArgs], ws.env);
   const raw = new RawEcho(ws.env);
   const { serve, url, token } = await startServe(ws);
   const tetherHttp = await connectHttp(url, token);
@@ -46,6 +50,9 @@ export async function run(ctx: Context): Promise<Entry[]> {
   const floorHttp = await connectHttp(floorHttpServer.url);
   const tetherRawHttp = await new RawHttpSession(url, token).initialize();
   const floorRawHttp = await new RawHttpSession(floorHttpServer.url).initialize();
+  const relayHttpServer = await startFloorHttp(ws.env, relayArgs);
+  const relayHttp = await connectHttp(relayHttpServer.url);
+  const relayRawHttp = await new RawHttpSession(relayHttpServer.url).initialize();
   await tether.client.listTools();
 
   const rounds = ctx.quick ? 3 : 10;
@@ -55,11 +62,14 @@ export async function run(ctx: Context): Promise<Entry[]> {
     [
       { name: 'tether-stdio', once: echo(tether.client) },
       { name: 'sdk-stdio', once: echo(floor.client) },
+      { name: 'relay-stdio', once: echo(relay.client) },
       { name: 'raw-pipe', once: () => raw.call('ping') },
       { name: 'tether-http', once: echo(tetherHttp) },
       { name: 'sdk-http', once: echo(floorHttp) },
+      { name: 'relay-http', once: echo(relayHttp) },
       { name: 'tether-http-raw-client', once: () => tetherRawHttp.call('echo', { text: 'ping' }) },
       { name: 'sdk-http-raw-client', once: () => floorRawHttp.call('echo', { text: 'ping' }) },
+      { name: 'relay-http-raw-client', once: () => relayRawHttp.call('echo', { text: 'ping' }) },
     ],
     rounds,
     perRound,
@@ -83,6 +93,7 @@ export async function run(ctx: Context): Promise<Entry[]> {
     calls: cpuCalls,
     'tether-stdio': await cpuPass(echo(tether.client), { 'tether mcp': tether.pid, host: hostReady.pid }),
     'sdk-stdio': await cpuPass(echo(floor.client), { 'sdk floor server': floor.pid }),
+    'relay-stdio': await cpuPass(echo(relay.client), { 'sdk relay floor': relay.pid, 'raw host': rawHost.child.pid ?? 0 }),
     'raw-pipe': await cpuPass(() => raw.call('ping'), { 'raw echo': raw.child.pid }),
     'tether-http': await cpuPass(echo(tetherHttp), { 'tether serve': serve.pid, host: hostReady.pid }),
     'sdk-http': await cpuPass(echo(floorHttp), { 'sdk floor HTTP server': floorHttpServer.server.pid }),
@@ -109,10 +120,13 @@ export async function run(ctx: Context): Promise<Entry[]> {
 
   await tether.close();
   await floor.close();
+  await relay.close();
   await tetherHttp.close();
   await floorHttp.close();
+  await relayHttp.close();
   tetherRawHttp.close();
   floorRawHttp.close();
+  relayRawHttp.close();
 
   const entries: Entry[] = [];
   for (const q of [50, 90, 99]) {
@@ -127,6 +141,9 @@ export async function run(ctx: Context): Promise<Entry[]> {
       }),
     );
   }
+  const hop = 'SDK relay floor: the SDK server relaying over TCP to a raw host';
+  entries.push(entry({ name: `stdio latency p50 (${hop}; vs SDK floor server)`, metric: 'latency_p50', value: p('relay-stdio', 50), unit: 'ms', floor: p('sdk-stdio', 50) }));
+  entries.push(entry({ name: 'stdio latency p50 (tether mcp vs SDK relay floor)', metric: 'latency_p50', value: p('tether-stdio', 50), unit: 'ms', floor: p('relay-stdio', 50) }));
   entries.push(entry({ name: 'stdio latency p50 (tether mcp vs raw newline-JSON pipe echo)', metric: 'latency_p50', value: p('tether-stdio', 50), unit: 'ms', floor: p('raw-pipe', 50) }));
   entries.push(entry({ name: 'SDK floor server stdio latency p50 (vs raw newline-JSON pipe echo)', metric: 'latency_p50', value: p('sdk-stdio', 50), unit: 'ms', floor: p('raw-pipe', 50) }));
   for (const q of [50, 90, 99]) {
@@ -151,6 +168,9 @@ export async function run(ctx: Context): Promise<Entry[]> {
       goal: { on: 'value', op: '<=', target: 1 },
     }),
   );
+  entries.push(entry({ name: `HTTP latency p50 (${hop}; vs SDK floor HTTP server)`, metric: 'latency_p50', value: p('relay-http', 50), unit: 'ms', floor: p('sdk-http', 50) }));
+  entries.push(entry({ name: 'HTTP latency p50 with a lean node:http client (SDK relay floor vs SDK floor HTTP server)', metric: 'latency_p50', value: p('relay-http-raw-client', 50), unit: 'ms', floor: p('sdk-http-raw-client', 50) }));
+  entries.push(entry({ name: 'HTTP latency p50 with a lean node:http client (tether serve vs SDK relay floor)', metric: 'latency_p50', value: p('tether-http-raw-client', 50), unit: 'ms', floor: p('relay-http-raw-client', 50) }));
   if (sandboxP50 !== null) {
     entries.push(entry({ name: 'sandbox read_console latency p50 via tether mcp (reference; vs SDK floor)', metric: 'latency_p50', value: sandboxP50, unit: 'ms', floor: p('sdk-stdio', 50) }));
   }

@@ -1,14 +1,15 @@
 /**
  * 2. Throughput: N stdio clients (each an SDK client with its own `tether mcp`, as N agents
  * would have), each with one call in flight, for a fixed time: calls/s in aggregate,
- * against N SDK floor servers under the same load.
+ * against N SDK floor servers under the same load, and N SDK relay floors sharing one raw
+ * host (what a hop to one editor process costs any bridge).
  */
 import { performance } from 'node:perf_hooks';
 import { helper } from '../lib/build.js';
 import { call, connectStdio, tetherMcpArgs, type StdioSession } from '../lib/mcp.js';
 import { createWorkspace, node, type Workspace } from '../lib/procs.js';
 import { entry, type Context, type Entry } from '../lib/results.js';
-import { startBenchHost } from '../lib/setup.js';
+import { startBenchHost, startRawTcpHost } from '../lib/setup.js';
 import { round } from '../lib/stats.js';
 
 async function openClients(count: number, args: string[], env: Record<string, string>): Promise<StdioSession[]> {
@@ -51,6 +52,7 @@ async function measure(count: number, args: string[], ws: Workspace, seconds: nu
 export async function run(ctx: Context): Promise<Entry[]> {
   const ws = createWorkspace();
   await startBenchHost(ws);
+  const { relayArgs } = await startRawTcpHost(ws);
   const seconds = ctx.quick ? 1.5 : 5;
   const entries: Entry[] = [];
   const details: Record<string, unknown> = {};
@@ -58,7 +60,9 @@ export async function run(ctx: Context): Promise<Entry[]> {
     ctx.log(`throughput: ${count} client(s), ${seconds} s each side`);
     const tether = await measure(count, tetherMcpArgs(ws), ws, seconds);
     const floor = await measure(count, [helper('floor-sdk-server')], ws, seconds);
-    details[`clients${count}`] = { tether: { callsPerSecond: round(tether.rate, 1), calls: tether.calls }, sdkFloor: { callsPerSecond: round(floor.rate, 1), calls: floor.calls } };
+    const relay = await measure(count, [helper('floor-sdk-server'), ...relayArgs], ws, seconds);
+    const rates = { tether, sdkFloor: floor, sdkRelayFloor: relay };
+    details[`clients${count}`] = Object.fromEntries(Object.entries(rates).map(([name, r]) => [name, { callsPerSecond: round(r.rate, 1), calls: r.calls }]));
     entries.push(
       entry({
         name: `throughput, ${count} stdio client${count > 1 ? 's' : ''} × 1 in flight (tether mcp vs SDK floor)`,
@@ -69,6 +73,11 @@ export async function run(ctx: Context): Promise<Entry[]> {
         ...(count === 8 ? { goal: { on: 'ratio', op: '>=', target: 0.7 } as const } : {}),
       }),
     );
+    if (count === 8) {
+      const name = (what: string): string => `throughput, 8 stdio clients × 1 in flight (${what})`;
+      entries.push(entry({ name: name('SDK relay floor vs SDK floor'), metric: 'throughput', value: relay.rate, unit: 'calls/s', floor: floor.rate }));
+      entries.push(entry({ name: name('tether mcp vs SDK relay floor'), metric: 'throughput', value: tether.rate, unit: 'calls/s', floor: relay.rate }));
+    }
   }
   ctx.diagnostics.throughput = details;
 
