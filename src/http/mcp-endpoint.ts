@@ -6,7 +6,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import { toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, type WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
@@ -16,6 +15,7 @@ import { hasRunningTasks } from '../mcp/tasks.js';
 import type { FrontPool } from './front-pool.js';
 import { HttpSession, SessionWakeError, messagesIn, methodOf, type HttpSessionDeps, type PoolName } from './http-session.js';
 import type { SessionRegistry } from './session-registry.js';
+import { webRequestListener } from './web-adapter.js';
 
 export const PROJECT_HEADER = 'x-tether-project';
 export const POOL_HEADER = 'x-tether-pool';
@@ -33,24 +33,17 @@ export class McpEndpoint {
   private readonly modern = new Map<Front, { handle: NodeMcpRequestHandler; close(): Promise<void> }>();
   /** What each Node request in flight is for: its session's transport and its parsed body. */
   private readonly routes = new WeakMap<IncomingMessage, { transport: WebStandardStreamableHTTPServerTransport; body: unknown }>();
-  /**
-   * Node's request and response to the Web Request and Response the SDK's transport speaks,
-   * and back: one adapter for every session. (The SDK's Node transport keeps one per session
-   * and builds another for every request.)
-   */
-  private readonly toTransport = getRequestListener(
-    (request, env) => {
-      const route = this.routes.get((env as HttpBindings).incoming);
+  /** One Node-to-Web adapter for every session (the SDK's Node transport keeps one per session and builds another per request). */
+  private readonly toTransport = webRequestListener(
+    (request, incoming) => {
+      const route = this.routes.get(incoming);
       if (!route) throw new Error('A request reached the session adapter without a route.');
       return route.transport.handleRequest(request, { parsedBody: route.body });
     },
-    {
-      overrideGlobalObjects: false,
-      // Failures inside the transport reach our log and the client as JSON-RPC, not hono's bare 500.
-      errorHandler: (error) => {
-        this.deps.logger.error({ err: error }, 'session request failed');
-        return Response.json({ jsonrpc: '2.0', id: null, error: { code: -32603, message: `Internal error: ${(error as Error).message}` } }, { status: 500 });
-      },
+    // Failures inside the transport reach our log and the client as JSON-RPC, not hono's bare 500.
+    (error) => {
+      this.deps.logger.error({ err: error }, 'session request failed');
+      return Response.json({ jsonrpc: '2.0', id: null, error: { code: -32603, message: `Internal error: ${(error as Error).message}` } }, { status: 500 });
     },
   );
 

@@ -1,0 +1,35 @@
+/**
+ * Node's request and response to the Web Request and Response the SDK's transport speaks, and
+ * back: hono's adapter (the one the SDK's Node package uses), with one correction for
+ * server-sent events.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { getRequestListener, type HttpBindings } from '@hono/node-server';
+
+export type WebHandler = (request: Request, incoming: IncomingMessage) => Response | Promise<Response>;
+
+export function webRequestListener(handler: WebHandler, onError: (error: unknown) => Response): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return getRequestListener(
+    async (request, env) => {
+      const { incoming } = env as HttpBindings;
+      return sentAsStream(await handler(request, incoming), incoming);
+    },
+    { overrideGlobalObjects: false, errorHandler: onError },
+  );
+}
+
+/**
+ * hono reads the first chunks of a body before it writes the head, so that a body that is
+ * already complete gets a Content-Length; when the second read is not ready it waits a timer
+ * tick (1 ms or more) and tries once more. A session's SSE stream opens with the event store's
+ * priming event and then waits for the call, so every tools/call over POST paid that tick
+ * (the head and the result went out together, 1 ms late). An event stream is never complete
+ * at once: saying it is chunked, which it is anyway, sends the head without the wait.
+ * HTTP/1.0 has no chunked encoding; its clients keep hono's way.
+ */
+function sentAsStream(response: Response, incoming: IncomingMessage): Response {
+  if (incoming.httpVersion !== '1.0' && response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    response.headers.set('transfer-encoding', 'chunked');
+  }
+  return response;
+}
