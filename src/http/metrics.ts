@@ -11,7 +11,9 @@ export class ServeMetrics {
   readonly evictions: Counter<'pool' | 'reason'>;
 
   constructor(sources: { sessions(): Record<string, number>; callsInFlight(): number }) {
-    collectDefaultMetrics({ register: this.registry, prefix: 'tether_serve_' });
+    // The event-loop delay monitor samples on a timer: prom-client's default (10 ms) woke an
+    // idle server 100 times a second. Every 100 ms still sees any stall worth reporting.
+    collectDefaultMetrics({ register: this.registry, prefix: 'tether_serve_', eventLoopMonitoringPrecision: 100 });
     new Gauge({
       name: 'tether_sessions',
       help: 'MCP sessions (2025-11-25 era) by pool',
