@@ -11,8 +11,8 @@ export type WebHandler = (request: Request, incoming: IncomingMessage) => Respon
 export function webRequestListener(handler: WebHandler, onError: (error: unknown) => Response): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return getRequestListener(
     async (request, env) => {
-      const { incoming } = env as HttpBindings;
-      return sentAsStream(await handler(request, incoming), incoming);
+      const { incoming, outgoing } = env as HttpBindings;
+      return sentAsStream(await handler(request, incoming), incoming, outgoing);
     },
     { overrideGlobalObjects: false, errorHandler: onError },
   );
@@ -26,10 +26,17 @@ export function webRequestListener(handler: WebHandler, onError: (error: unknown
  * (the head and the result went out together, 1 ms late). An event stream is never complete
  * at once: saying it is chunked, which it is anyway, sends the head without the wait.
  * HTTP/1.0 has no chunked encoding; its clients keep hono's way.
+ *
+ * hono then flushes the head on its own and writes each chunk as it comes: the head and the
+ * priming event, both ready now, would leave in two writes (two wake-ups of the client, one
+ * more syscall per call). The response is corked until this turn of the event loop ends, so
+ * what is ready now leaves in one write; what comes later (the result) is not held.
  */
-function sentAsStream(response: Response, incoming: IncomingMessage): Response {
+function sentAsStream(response: Response, incoming: IncomingMessage, outgoing: ServerResponse): Response {
   if (incoming.httpVersion !== '1.0' && response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
     response.headers.set('transfer-encoding', 'chunked');
+    outgoing.cork();
+    setImmediate(() => outgoing.uncork());
   }
   return response;
 }
