@@ -5,7 +5,7 @@
  * survive a domain reload or a crash: a call found "running" on load was interrupted, and
  * its outcome is unknown.
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { canonicalJson, type CallState, type ToolResult } from '../protocol/index.js';
@@ -47,8 +47,16 @@ export function isFinal(entry: JournalEntry): boolean {
 }
 
 export function hashArguments(tool: string, args: unknown): string {
-  return createHash('sha256').update(tool).update('\0').update(canonicalJson(args)).digest('hex').slice(0, 32);
+  return sha256Hex(`${tool}\0${canonicalJson(args)}`).slice(0, 32);
 }
+
+/**
+ * One call of crypto.hash (Node 20.12 and later) instead of a Hash object: a host hashes every
+ * call's arguments, and the object (a native handle the GC must track) cost several times the
+ * hashing. Same digest either way, so journals written before still match.
+ */
+const sha256Hex: (text: string) => string =
+  typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text, 'hex') : (text) => crypto.createHash('sha256').update(text).digest('hex');
 
 /** Where journal entries are kept. */
 export interface JournalStore {

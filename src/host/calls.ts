@@ -60,9 +60,9 @@ interface LiveCall {
   entry: JournalEntry;
   requesters: Map<string, Requester>;
   listeners: Listener[];
-  settled: Promise<void>;
-  settle(): void;
-  controller?: AbortController;
+  /** Called once when the call ends (see finish). */
+  waiters: Set<() => void>;
+  abort?: CallAbort;
   lastSentAt: number;
   lastProgress: { progress?: number; total?: number; message?: string };
   /** Queued behind other work: its requesters are told when it starts running. */
@@ -204,7 +204,7 @@ export class CallManager {
     if (call.entry.state === 'queued' && this.executor.remove(call)) {
       this.finish(call, undefined, new TetherError('CANCELLED', `Call "${callId}" was cancelled before it started: ${reason}`, { callId, started: false }));
     } else if (started) {
-      call.controller?.abort(new TetherError('CANCELLED', `Call "${callId}" was cancelled while running: ${reason}`, { callId, started: true }));
+      call.abort?.abort(new TetherError('CANCELLED', `Call "${callId}" was cancelled while running: ${reason}`, { callId, started: true }));
     }
     return this.status(callId);
   }
@@ -227,14 +227,11 @@ export class CallManager {
   }
 
   private enqueue(entry: JournalEntry, listener?: Listener): void {
-    let settle!: () => void;
-    const settled = new Promise<void>((resolve) => (settle = resolve));
     const call: LiveCall = {
       entry,
       requesters: new Map(),
       listeners: listener ? [listener] : [],
-      settled,
-      settle,
+      waiters: new Set(),
       lastSentAt: Date.now(),
       lastProgress: {},
       waited: this.executor.busy || this.executor.queued > 0,
@@ -262,24 +259,21 @@ export class CallManager {
     requester.withdrawn = undefined; // asking again is wanting it again
     const listener: Listener = { observer, callId };
     if (!call.listeners.some((l) => l.observer === observer && l.callId === callId)) call.listeners.push(listener);
-    let onWithdraw: ((error: TetherError) => void) | undefined;
-    let onAbort: (() => void) | undefined;
+    // One promise, ended by whichever comes first: the call ending, this requester withdrawing,
+    // or the request being abandoned (a race would build four promises on every call).
+    let end!: (error?: TetherError) => void;
+    const ended = new Promise<TetherError | undefined>((resolve) => (end = resolve));
+    const onAbort = (): void => end(TetherError.from(signal?.reason, 'CANCELLED'));
+    call.waiters.add(end);
+    requester.onWithdraw.add(end);
+    signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const how = await Promise.race([
-        call.settled.then(() => undefined),
-        new Promise<TetherError>((resolve) => {
-          onWithdraw = resolve;
-          requester.onWithdraw.add(resolve);
-        }),
-        new Promise<TetherError>((resolve) => {
-          onAbort = () => resolve(TetherError.from(signal?.reason, 'CANCELLED'));
-          signal?.addEventListener('abort', onAbort, { once: true });
-        }),
-      ]);
+      const how = await ended;
       if (how) throw how;
     } finally {
-      if (onWithdraw) requester.onWithdraw.delete(onWithdraw);
-      if (onAbort) signal?.removeEventListener('abort', onAbort);
+      call.waiters.delete(end);
+      requester.onWithdraw.delete(end);
+      signal?.removeEventListener('abort', onAbort);
       call.listeners = call.listeners.filter((l) => l !== listener);
     }
     return outcomeOf(this.journal.get(callId) as JournalEntry, false);
@@ -292,8 +286,8 @@ export class CallManager {
       this.finish(call, undefined, unknownTool(entry.tool, this.options.tools().keys()));
       return;
     }
-    const controller = new AbortController();
-    call.controller = controller;
+    const abort = new CallAbort();
+    call.abort = abort;
     const now = Date.now();
     // Written before the tool runs: a crash from here on is "interrupted", for every requester.
     for (const requester of call.requesters.values()) {
@@ -307,7 +301,7 @@ export class CallManager {
 
     const deadlineMs = entry.deadlineMs ?? this.options.defaultDeadlineMs;
     const deadline = setTimeout(() => {
-      controller.abort(
+      abort.abort(
         new TetherError('DEADLINE_EXCEEDED', `"${entry.tool}" ran past its ${deadlineMs} ms deadline and was cancelled. Raise the deadline for longer work.`, {
           callId: entry.callId,
           deadlineMs,
@@ -317,17 +311,16 @@ export class CallManager {
     deadline.unref();
 
     try {
-      const value = await tool.handler(entry.arguments, this.contextFor(call, controller.signal));
+      const value = await tool.handler(entry.arguments, this.contextFor(call, abort));
       this.finish(call, toToolResult(value), undefined);
     } catch (error) {
-      const reason = controller.signal.aborted ? TetherError.from(controller.signal.reason, 'CANCELLED') : undefined;
-      this.finish(call, undefined, reason ?? toolFailure(entry.tool, error));
+      this.finish(call, undefined, abort.reason ?? toolFailure(entry.tool, error));
     } finally {
       clearTimeout(deadline);
     }
   }
 
-  private contextFor(call: LiveCall, signal: AbortSignal): ToolContext {
+  private contextFor(call: LiveCall, abort: CallAbort): ToolContext {
     const { callId } = call.entry;
     const asker = <K extends 'elicit' | 'sample'>(kind: K): Listener => {
       const chosen = call.listeners.filter((l) => l.observer[kind] !== undefined).at(-1);
@@ -340,7 +333,9 @@ export class CallManager {
     };
     return {
       callId,
-      signal,
+      get signal() {
+        return abort.signal;
+      },
       progress: (update) => {
         call.lastProgress = { ...update };
         this.sendProgress(call, false);
@@ -350,11 +345,11 @@ export class CallManager {
       },
       elicit: async (message, requestedSchema) => {
         const l = asker('elicit');
-        return l.observer.elicit!(l.callId, message, requestedSchema, signal);
+        return l.observer.elicit!(l.callId, message, requestedSchema, abort.signal);
       },
       sample: async (params) => {
         const l = asker('sample');
-        return l.observer.sample!(l.callId, params, signal);
+        return l.observer.sample!(l.callId, params, abort.signal);
       },
     };
   }
@@ -379,7 +374,7 @@ export class CallManager {
     }
     if (this.inFlight.get(entry.argsHash) === call) this.inFlight.delete(entry.argsHash);
     this.executions.delete(call);
-    call.settle();
+    for (const waiter of call.waiters) waiter();
     if (this.executions.size === 0 && this.heartbeatTimer) {
       clearInterval(this.heartbeatTimer);
       this.heartbeatTimer = undefined;
@@ -425,6 +420,30 @@ export class CallManager {
       }
     }, tick);
     this.heartbeatTimer.unref();
+  }
+}
+
+/**
+ * The running tool's cancellation: its AbortController is made only when the tool looks at
+ * its signal, which most quick tools never do (one controller less per call).
+ */
+class CallAbort {
+  private controller: AbortController | undefined;
+  /** Why the call was aborted (cancelled, or past its deadline), once it has been. */
+  reason: TetherError | undefined;
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.reason) this.controller.abort(this.reason);
+    }
+    return this.controller.signal;
+  }
+
+  abort(reason: TetherError): void {
+    if (this.reason) return;
+    this.reason = reason;
+    this.controller?.abort(reason);
   }
 }
 

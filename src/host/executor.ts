@@ -78,11 +78,10 @@ export class MainThreadExecutor<T> {
     if (items.length > 0) this.turnOrder.push(lane);
     else this.lanes.delete(lane);
     this.running = true;
-    void this.run(item)
-      .catch(() => undefined)
-      .finally(() => {
-        this.running = false;
-        this.pump();
-      });
+    const next = (): void => {
+      this.running = false;
+      this.pump();
+    };
+    this.run(item).then(next, next);
   }
 }

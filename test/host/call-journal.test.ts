@@ -2,11 +2,18 @@ import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CallJournal, FileJournalStore, MemoryJournalStore, type JournalEntry } from '../../src/host/call-journal.js';
+import { CallJournal, FileJournalStore, MemoryJournalStore, hashArguments, type JournalEntry } from '../../src/host/call-journal.js';
 
 function entry(callId: string, state: JournalEntry['state'], extra: Partial<JournalEntry> = {}): JournalEntry {
   return { callId, tool: 't', arguments: {}, argsHash: 'h', lane: 'c1', state, queuedAt: 0, ...extra };
 }
+
+describe('hashArguments', () => {
+  it('gives the digest journals have always stored, so a call journaled before an upgrade still matches its retry', () => {
+    // Pinned: sha256 of tool, NUL, canonical JSON (keys sorted), first 32 hex digits.
+    expect(hashArguments('create_gameobject', { name: 'Player', at: { y: 1, x: 0 } })).toBe('3ea5d4d40e77ca50212deea12ba42153');
+  });
+});
 
 describe('CallJournal', () => {
   it('marks calls that were running as interrupted on load, and returns queued ones to run', () => {

@@ -107,6 +107,31 @@ describe('Host', () => {
     expect(ran).toEqual(['r']);
   });
 
+  it('shows a tool that first looks at its signal after a cancel that the call was cancelled', async () => {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let look!: () => void;
+    const gate = new Promise<void>((resolve) => (look = resolve));
+    const host = await startHost((h) =>
+      h.tool({
+        name: 'late_look',
+        description: 'Looks at its signal only when told to',
+        handler: async (_args, ctx) => {
+          started();
+          await gate;
+          if (ctx.signal.aborted) throw ctx.signal.reason;
+          return 'not cancelled';
+        },
+      }),
+    );
+    const { rpc } = await connect(host);
+    const call = rpc.request(METHODS.callStart, { callId: 'l', tool: 'late_look' }).catch((e: TetherError) => e);
+    await running;
+    await rpc.request(METHODS.callCancel, { callId: 'l' });
+    look();
+    expect(await call).toMatchObject({ code: 'CANCELLED', data: { started: true } });
+  });
+
   it('sends heartbeats while a call is silent', async () => {
     const host = await startHost((h) =>
       h.tool({ name: 'slow', description: 'Slow', handler: () => new Promise((resolve) => setTimeout(() => resolve('done'), 450)) }),
