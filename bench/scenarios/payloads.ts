@@ -1,7 +1,9 @@
 /**
  * 3. Payloads: tool results of 1, 10 and 50 MiB (text, and a PNG image as base64): round-trip
  * time and peak RSS, against JSON.stringify + JSON.parse of the same result in a fresh
- * process. Every size gets fresh processes, so each peak RSS (VmHWM) is that size's alone.
+ * process, and the time of the SDK relay floor (the SDK server relaying to a raw host over
+ * TCP: what any bridge with a hop does at the least). Every size gets fresh processes, so
+ * each peak RSS (VmHWM) is that size's alone.
  *
  * The SDK client's stdio reader appends each chunk with Buffer.concat (quadratic in the
  * message size: ~15 s for 50 MiB, whatever the server), so the headline figures use a linear
@@ -14,7 +16,7 @@ import { helper } from '../lib/build.js';
 import { call, connectStdio, tetherMcpArgs } from '../lib/mcp.js';
 import { createWorkspace, memoryOf, node, track, type Workspace } from '../lib/procs.js';
 import { entry, type Context, type Entry } from '../lib/results.js';
-import { startBenchHost } from '../lib/setup.js';
+import { startBenchHost, startRawTcpHost } from '../lib/setup.js';
 import { median, round } from '../lib/stats.js';
 
 const MiB = 1024 * 1024;
@@ -168,6 +170,9 @@ export async function run(ctx: Context): Promise<Entry[]> {
     await host.stop();
     const floorLinear = linear.error ? undefined : await linearTrial(ws, kind, mb, reps, undefined, [helper('floor-sdk-server')]);
     const floorSdk = sdk && !sdk.error ? await sdkClientTrial(ws, [helper('floor-sdk-server')], kind, mb, sdkReps, big) : undefined;
+    const rawHost = await startRawTcpHost(ws, [`${kind}:${mb}`]);
+    const relay = await linearTrial(ws, kind, mb, reps, undefined, [helper('floor-sdk-server'), ...rawHost.relayArgs]);
+    await rawHost.host.stop();
     const floor = await stringifyParse(ws.env, kind, mb, reps + 1);
     const wireMiB = round(kind === 'png' ? (Math.ceil((mb * MiB) / (1024 * 4 + 1)) * (1024 * 4 + 1) * 4) / 3 / MiB : mb, 1);
     const summary = (trial: Trial | undefined): unknown =>
@@ -176,6 +181,7 @@ export async function run(ctx: Context): Promise<Entry[]> {
       wireMiB,
       tetherLinearReader: summary(linear),
       sdkFloorLinearReader: summary(floorLinear),
+      sdkRelayFloorLinearReader: summary(relay),
       tetherSdkClient: summary(sdk),
       sdkFloorSdkClient: summary(floorSdk),
       stringifyParse: { ms: round(floor.ms, 1), peakMiB: round(floor.hwmMiB, 1) },
@@ -192,6 +198,11 @@ export async function run(ctx: Context): Promise<Entry[]> {
         ...(goal ? { goal: { on: 'ratio', op: '<=', target: 1.5 } as const } : {}),
       }),
     );
+    if (!relay.error) {
+      const relayMs = median(relay.ms);
+      entries.push(entry({ name: `payload ${label}: round trip, SDK relay floor (linear reader; vs stringify+parse)`, metric: 'round_trip', value: relayMs, unit: 'ms', floor: floor.ms }));
+      if (!linear.error) entries.push(entry({ name: `payload ${label}: round trip, tether mcp vs SDK relay floor (linear reader)`, metric: 'round_trip', value: median(linear.ms), unit: 'ms', floor: relayMs }));
+    }
     if (sdk && !sdk.error && floorSdk && !floorSdk.error) {
       entries.push(
         entry({
