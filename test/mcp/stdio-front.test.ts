@@ -200,6 +200,25 @@ describe('tether mcp over stdio', () => {
   });
 });
 
+describe('tether mcp logging', () => {
+  it('exits cleanly when stdin closes at once, its log lines on stderr and in a 0600 file', async () => {
+    const workspace = createWorkspace();
+    // No editor, and stdin closed before anything is read: the quickest a process can exit.
+    const child = spawn(process.execPath, [TETHER_BIN, 'mcp', '--project', workspace.project, '--log-level', 'info'], { env: workspace.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    // Every stderr line is a log entry: no stack trace from a log stream that was not open yet.
+    for (const line of stderr.split('\n').filter(Boolean)) expect(() => JSON.parse(line), line).not.toThrow();
+    expect(stderr).toContain('"msg":"shutting down"');
+    const file = join(workspace.home, 'logs', 'mcp.log');
+    expect(readFileSync(file, 'utf8')).toContain('"msg":"shutting down"');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+});
+
 async function waitForLog(stderr: () => string, match: (entry: { state?: string; time: number }) => boolean, timeoutMs = 10_000): Promise<{ time: number }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
