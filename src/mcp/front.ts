@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { resolve } from 'node:path';
 import type { Server } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
-import { METHODS, type HostStateNotice, type ToolDescriptor } from '../protocol/index.js';
+import { METHODS, TetherError, type HostStateNotice, type ToolDescriptor } from '../protocol/index.js';
 import { tetherHome } from '../discovery/tether-home.js';
 import { runHostCall } from '../link/host-call.js';
 import { HostLink, type CallListener, type HostLinkOptions } from '../link/host-link.js';
@@ -127,6 +127,30 @@ export class Front {
       await this.catalog.refresh('all');
     } catch {
       // No editor yet: answer with what we have; list_changed follows when it appears.
+    }
+  }
+
+  /**
+   * A tool the mirror does not list (it may be stale, or empty on a first run): reaches the
+   * editor and asks again. A list the editor could not give, because it went away again (a
+   * crash, a reload), is not "no such tool": it waits for the editor and asks again while the
+   * call may wait, then reports the editor unavailable. Undefined only when the editor answered
+   * without the tool.
+   */
+  async lookUpTool(name: string, signal?: AbortSignal): Promise<ToolDescriptor | undefined> {
+    const deadline = Date.now() + this.waitMs;
+    for (;;) {
+      await this.link.connection(Math.max(0, deadline - Date.now()), signal);
+      await this.catalog.settled();
+      if (this.catalog.tool(name)) return this.catalog.tool(name);
+      try {
+        await this.catalog.refresh('tools');
+        return this.catalog.tool(name);
+      } catch (error) {
+        const { code } = TetherError.from(error);
+        if (code !== 'CONNECTION_CLOSED' && code !== 'HOST_UNAVAILABLE') throw error;
+        // The editor went away between connecting and answering: wait for it again.
+      }
     }
   }
 

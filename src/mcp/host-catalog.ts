@@ -22,6 +22,8 @@ interface CachedLists {
 
 const EMPTY: CachedLists = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
 
+type Which = 'all' | 'tools' | 'resources' | 'prompts';
+
 export interface HostCatalogEvents {
   toolsChanged: [];
   resourcesChanged: [];
@@ -47,10 +49,13 @@ export class HostCatalog extends EventEmitter<HostCatalogEvents> {
     super();
     this.cachePath = join(cacheDir, `${createHash('sha256').update(cacheKey).digest('hex').slice(0, 16)}.json`);
     this.lists = this.load();
-    link.on('connected', () => void this.refresh('all'));
-    link.on('toolsChanged', () => void this.refresh('tools'));
-    link.on('resourcesChanged', () => void this.refresh('resources'));
-    link.on('promptsChanged', () => void this.refresh('prompts'));
+    // Refreshes the link asks for: one that fails (the editor went away again) is retried on
+    // the next connect, so it is only logged.
+    const inBackground = (which: Which): void => void this.refresh(which).catch((error: unknown) => this.onError(error));
+    link.on('connected', () => inBackground('all'));
+    link.on('toolsChanged', () => inBackground('tools'));
+    link.on('resourcesChanged', () => inBackground('resources'));
+    link.on('promptsChanged', () => inBackground('prompts'));
   }
 
   get tools(): readonly ToolDescriptor[] {
@@ -85,14 +90,18 @@ export class HostCatalog extends EventEmitter<HostCatalogEvents> {
     return this.refreshed;
   }
 
-  /** Waits for a refresh in progress, if any. */
+  /** Waits for a refresh in progress, if any (whether it reached the host or not). */
   async settled(): Promise<void> {
-    while (this.refreshing) await this.refreshing;
+    while (this.refreshing) await this.refreshing.catch(() => undefined);
   }
 
-  /** Fetches the lists from the host; emits a change event for each list that changed. */
-  refresh(which: 'all' | 'tools' | 'resources' | 'prompts'): Promise<void> {
-    const run = (this.refreshing ?? Promise.resolve()).then(() => this.fetch(which));
+  /**
+   * Fetches the lists from the host; emits a change event for each list that changed. Rejects
+   * when the host could not be asked (not connected, or it went away meanwhile): the lists are
+   * then the last known ones, which is not the same as the host having no such tool.
+   */
+  refresh(which: Which): Promise<void> {
+    const run = (this.refreshing ?? Promise.resolve()).catch(() => undefined).then(() => this.fetch(which));
     const tracked = run.finally(() => {
       if (this.refreshing === tracked) this.refreshing = undefined;
     });
@@ -100,30 +109,25 @@ export class HostCatalog extends EventEmitter<HostCatalogEvents> {
     return tracked;
   }
 
-  private async fetch(which: 'all' | 'tools' | 'resources' | 'prompts'): Promise<void> {
-    try {
-      const rpc = await this.link.connection(0);
-      const next: CachedLists = { ...this.lists };
-      if (which === 'all' || which === 'tools') next.tools = (await rpc.request<{ tools: ToolDescriptor[] }>(METHODS.toolsList)).tools;
-      if (which === 'all' || which === 'resources') {
-        next.resources = (await rpc.request<{ resources: ResourceDescriptor[] }>(METHODS.resourcesList)).resources;
-        next.resourceTemplates = (await rpc.request<{ resourceTemplates: ResourceTemplateDescriptor[] }>(METHODS.resourceTemplatesList)).resourceTemplates;
-      }
-      if (which === 'all' || which === 'prompts') next.prompts = (await rpc.request<{ prompts: PromptDescriptor[] }>(METHODS.promptsList)).prompts;
-      const previous = this.lists;
-      this.lists = next;
-      this.refreshed = true;
-      if (JSON.stringify(previous) !== JSON.stringify(next)) {
-        this.revision++;
-        this.save();
-      }
-      if (JSON.stringify(previous.tools) !== JSON.stringify(next.tools)) this.emit('toolsChanged');
-      if (JSON.stringify([previous.resources, previous.resourceTemplates]) !== JSON.stringify([next.resources, next.resourceTemplates])) this.emit('resourcesChanged');
-      if (JSON.stringify(previous.prompts) !== JSON.stringify(next.prompts)) this.emit('promptsChanged');
-    } catch (error) {
-      // Not connected (any more): the next connect refreshes again.
-      this.onError(error);
+  private async fetch(which: Which): Promise<void> {
+    const rpc = await this.link.connection(0);
+    const next: CachedLists = { ...this.lists };
+    if (which === 'all' || which === 'tools') next.tools = (await rpc.request<{ tools: ToolDescriptor[] }>(METHODS.toolsList)).tools;
+    if (which === 'all' || which === 'resources') {
+      next.resources = (await rpc.request<{ resources: ResourceDescriptor[] }>(METHODS.resourcesList)).resources;
+      next.resourceTemplates = (await rpc.request<{ resourceTemplates: ResourceTemplateDescriptor[] }>(METHODS.resourceTemplatesList)).resourceTemplates;
     }
+    if (which === 'all' || which === 'prompts') next.prompts = (await rpc.request<{ prompts: PromptDescriptor[] }>(METHODS.promptsList)).prompts;
+    const previous = this.lists;
+    this.lists = next;
+    this.refreshed = true;
+    if (JSON.stringify(previous) !== JSON.stringify(next)) {
+      this.revision++;
+      this.save();
+    }
+    if (JSON.stringify(previous.tools) !== JSON.stringify(next.tools)) this.emit('toolsChanged');
+    if (JSON.stringify([previous.resources, previous.resourceTemplates]) !== JSON.stringify([next.resources, next.resourceTemplates])) this.emit('resourcesChanged');
+    if (JSON.stringify(previous.prompts) !== JSON.stringify(next.prompts)) this.emit('promptsChanged');
   }
 
   private load(): CachedLists {

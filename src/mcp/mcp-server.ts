@@ -119,15 +119,11 @@ export function createMcpServer(front: Front, era: Era, options: McpServerOption
     }
     let tool = front.catalog.tool(name);
     if (!tool) {
-      // The mirror may be stale (or empty on a first run): reach the editor and look again.
       try {
-        await front.link.connection(front.waitMs, ctx.mcpReq.signal);
-        await front.catalog.settled();
-        if (!front.catalog.tool(name)) await front.catalog.refresh('tools');
+        tool = await front.lookUpTool(name, ctx.mcpReq.signal);
       } catch (error) {
         return errorResult(error);
       }
-      tool = front.catalog.tool(name);
     }
     if (!tool) return errorResult(unknownTool(name, [...front.catalog.tools.map((t) => t.name), STATUS_TOOL.name]));
     const relay = new ProgressRelay(ctx, front.keepaliveMs, () => front.waitingMessage());
@@ -153,8 +149,15 @@ export function createMcpServer(front: Front, era: Era, options: McpServerOption
     }
   });
 
-  server.setRequestHandler('resources/list', () => ({ resources: [...front.catalog.resources] }));
-  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: [...front.catalog.resourceTemplates] }));
+  // Like tools/list: on a first run, the lists wait briefly for the editor rather than answer empty.
+  server.setRequestHandler('resources/list', async () => {
+    await front.catalogReady();
+    return { resources: [...front.catalog.resources] };
+  });
+  server.setRequestHandler('resources/templates/list', async () => {
+    await front.catalogReady();
+    return { resourceTemplates: [...front.catalog.resourceTemplates] };
+  });
   server.setRequestHandler('resources/read', (request, ctx) =>
     forward(() => front.link.request(METHODS.resourcesRead, { uri: request.params.uri }, front.waitMs, ctx.mcpReq.signal), request.params.uri),
   );
@@ -174,7 +177,10 @@ export function createMcpServer(front: Front, era: Era, options: McpServerOption
     }
     return {};
   });
-  server.setRequestHandler('prompts/list', () => ({ prompts: [...front.catalog.prompts] }));
+  server.setRequestHandler('prompts/list', async () => {
+    await front.catalogReady();
+    return { prompts: [...front.catalog.prompts] };
+  });
   server.setRequestHandler('prompts/get', (request, ctx) =>
     forward(() => front.link.request(METHODS.promptsGet, { name: request.params.name, arguments: request.params.arguments ?? {} }, front.waitMs, ctx.mcpReq.signal)),
   );

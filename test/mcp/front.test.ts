@@ -1,0 +1,81 @@
+/**
+ * The front against a host that misbehaves on purpose (a raw TCP fake host): what a tool call
+ * is told when the editor goes away at the wrong moment.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Front } from '../../src/mcp/front.js';
+import { createMcpServer } from '../../src/mcp/mcp-server.js';
+import { FakeHost, deferred, isRequest, tempDir, type FakeBehaviour } from '../link/fake-host.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const BUILD = { name: 'build', description: 'Builds the player', inputSchema: { type: 'object', properties: {} } };
+
+/** A fake editor for `project` under a fresh TETHER_HOME (no tool lists cached: a first run). */
+async function fakeEditor(behaviour: FakeBehaviour): Promise<{ home: string; project: string }> {
+  const { dir, remove } = tempDir('tether-front-');
+  cleanups.push(remove);
+  const home = join(dir, 'home');
+  const project = join(dir, 'project');
+  mkdirSync(project);
+  const fake = await new FakeHost(project, FakeHost.answerHello(behaviour)).start();
+  cleanups.push(() => fake.close());
+  fake.writeRecord(join(home, 'hosts'));
+  return { home, project };
+}
+
+describe('Front.lookUpTool', () => {
+  it('asks again when the editor goes away while listing its tools, instead of reporting no such tool', async () => {
+    let toolLists = 0;
+    const { home, project } = await fakeEditor((message, connection) => {
+        if (!isRequest(message)) return;
+      const answer = (result: unknown): void => connection.send({ jsonrpc: '2.0', id: message.id, result });
+      if (message.method === 'tools/list') {
+        // The editor crashes while it is asked for its first list (the chaos test's seed
+        // 274581120 hit this: an agent was told create_gameobject did not exist).
+        if (++toolLists === 1) connection.socket.destroy();
+        else answer({ tools: [BUILD] });
+      } else if (message.method === 'resources/list') answer({ resources: [] });
+      else if (message.method === 'resources/templates/list') answer({ resourceTemplates: [] });
+        else if (message.method === 'prompts/list') answer({ prompts: [] });
+    });
+    const front = new Front({ home, project, waitMs: 10_000 }).start();
+    cleanups.push(() => front.close());
+    expect(await front.lookUpTool('build')).toMatchObject({ name: 'build' });
+    expect(toolLists).toBe(2);
+  });
+});
+
+describe('the MCP lists on a first run', () => {
+  it('wait for the editor\'s resources rather than answering with an empty list', async () => {
+    const release = deferred();
+    const { home, project } = await fakeEditor((message, connection) => {
+      if (!isRequest(message)) return;
+      const answer = (result: unknown): void => connection.send({ jsonrpc: '2.0', id: message.id, result });
+      if (message.method === 'tools/list') answer({ tools: [BUILD] });
+      // The editor is slow with its resources: held until the client has asked for them.
+      else if (message.method === 'resources/list') void release.promise.then(() => answer({ resources: [{ uri: 'scene://main', name: 'Main scene' }] }));
+      else if (message.method === 'resources/templates/list') answer({ resourceTemplates: [] });
+      else if (message.method === 'prompts/list') answer({ prompts: [] });
+    });
+    const front = new Front({ home, project, waitMs: 10_000 }).start();
+    cleanups.push(() => front.close());
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createMcpServer(front, 'legacy').connect(serverSide);
+    const delivered = serverSide.onmessage!;
+    serverSide.onmessage = (message, extra) => {
+      delivered(message, extra);
+      if ((message as { method?: string }).method === 'resources/list') setImmediate(() => release.resolve());
+    };
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(clientSide);
+    cleanups.push(() => client.close());
+    expect((await client.listResources()).resources).toMatchObject([{ uri: 'scene://main' }]);
+  });
+});
