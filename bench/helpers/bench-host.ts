@@ -10,7 +10,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Host } from 'tether-mcp/host';
-import { ECHO_TOOL, PAYLOAD_TOOL, payloadResult, pngPayload, textPayload, type PayloadKind } from './payloads.js';
+import { ECHO_TOOL, PAYLOAD_TOOL, payloadResult, prewarm, type PayloadKind } from './payloads.js';
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`);
@@ -20,11 +20,7 @@ function option(name: string): string | undefined {
 const project = option('project');
 if (!project) throw new Error('--project is required');
 
-for (const item of (option('prewarm') ?? '').split(',').filter(Boolean)) {
-  const [kind, mb] = item.split(':');
-  if (kind === 'png') pngPayload(Number(mb));
-  else textPayload(Number(mb));
-}
+prewarm(option('prewarm'));
 
 const host = new Host({ kind: 'bench', name: 'Bench host', version: '1.0.0', projectPath: project });
 host.tool({

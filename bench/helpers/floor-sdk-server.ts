@@ -18,7 +18,7 @@ import { connect } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { Server, type CallToolResult } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { ECHO_TOOL, PAYLOAD_TOOL, payloadResult, type PayloadKind } from './payloads.js';
+import { ECHO_TOOL, PAYLOAD_TOOL, answerTool } from './payloads.js';
 
 type CallParams = { name: string; arguments?: Record<string, unknown> };
 
@@ -42,10 +42,9 @@ function relayTo(port: number): (params: CallParams) => Promise<CallToolResult> 
     }
     if (start < chunk.length) chunks.push(chunk.slice(start));
   });
-  socket.on('error', (error) => {
-    process.stderr.write(`relay: ${error.message}\n`);
-    process.exit(1);
-  });
+  socket.on('error', (error) => process.stderr.write(`relay: ${error.message}\n`));
+  // Without its host the relay can answer nothing: exit rather than leave calls hanging.
+  socket.on('close', () => process.exit(1));
   return (params) =>
     new Promise((resolve) => {
       const id = ++nextId;
@@ -62,10 +61,7 @@ function createFloorServer(): Server {
   server.setRequestHandler('tools/list', () => ({ tools: [ECHO_TOOL, PAYLOAD_TOOL] as never }));
   server.setRequestHandler('tools/call', (request): CallToolResult | Promise<CallToolResult> => {
     if (relay) return relay(request.params);
-    const { name, arguments: args = {} } = request.params;
-    if (name === 'echo') return { content: [{ type: 'text', text: String(args.text ?? 'pong') }] };
-    if (name === 'payload') return payloadResult(args.kind as PayloadKind, Number(args.mb)) as unknown as CallToolResult;
-    return { isError: true, content: [{ type: 'text', text: `unknown tool ${name}` }] };
+    return answerTool(request.params.name, request.params.arguments ?? {}) as unknown as CallToolResult;
   });
   return server;
 }

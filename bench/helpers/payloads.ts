@@ -38,6 +38,22 @@ export function pngPayload(mb: number): string {
   return data;
 }
 
+/** Builds the payloads of a `--prewarm text:50,png:10` list ahead, so no call pays for it. */
+export function prewarm(list: string | undefined): void {
+  for (const item of (list ?? '').split(',').filter(Boolean)) {
+    const [kind, mb] = item.split(':');
+    if (kind === 'png') pngPayload(Number(mb));
+    else textPayload(Number(mb));
+  }
+}
+
+/** The result of one of the bench tools (`echo`, `payload`) for servers that answer by hand. */
+export function answerTool(name: string, args: Record<string, unknown>): { content: Array<Record<string, string>>; isError?: true } {
+  if (name === 'echo') return { content: [{ type: 'text', text: String(args.text ?? 'pong') }] };
+  if (name === 'payload') return payloadResult(args.kind as PayloadKind, Number(args.mb));
+  return { isError: true, content: [{ type: 'text', text: `unknown tool ${name}` }] };
+}
+
 /** The MCP tool result for a payload, exactly as the host's handler returns it. */
 export function payloadResult(kind: PayloadKind, mb: number): { content: Array<Record<string, string>> } {
   return kind === 'png'

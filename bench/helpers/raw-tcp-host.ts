@@ -8,25 +8,15 @@
  *   node raw-tcp-host.js [--prewarm text:50,png:10]     prints {event:'listening', port}
  */
 import { createServer } from 'node:net';
-import { payloadResult, pngPayload, textPayload, type PayloadKind } from './payloads.js';
+import { answerTool, prewarm } from './payloads.js';
 
 const at = process.argv.indexOf('--prewarm');
-for (const item of (at >= 0 ? (process.argv[at + 1] ?? '') : '').split(',').filter(Boolean)) {
-  const [kind, mb] = item.split(':');
-  if (kind === 'png') pngPayload(Number(mb));
-  else textPayload(Number(mb));
-}
+prewarm(at >= 0 ? process.argv[at + 1] : undefined);
 
 interface Request {
   id: number;
   name: string;
   arguments?: Record<string, unknown>;
-}
-
-function answer({ name, arguments: args = {} }: Request): unknown {
-  if (name === 'echo') return { content: [{ type: 'text', text: String(args.text ?? 'pong') }] };
-  if (name === 'payload') return payloadResult(args.kind as PayloadKind, Number(args.mb));
-  return { isError: true, content: [{ type: 'text', text: `unknown tool ${name}` }] };
 }
 
 const server = createServer((socket) => {
@@ -39,7 +29,7 @@ const server = createServer((socket) => {
     while (newline >= 0) {
       const request = JSON.parse(buffered.slice(0, newline)) as Request;
       buffered = buffered.slice(newline + 1);
-      socket.write(`${JSON.stringify({ id: request.id, result: answer(request) })}\n`);
+      socket.write(`${JSON.stringify({ id: request.id, result: answerTool(request.name, request.arguments ?? {}) })}\n`);
       newline = buffered.indexOf('\n');
     }
   });

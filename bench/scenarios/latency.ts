@@ -97,6 +97,7 @@ export async function run(ctx: Context): Promise<Entry[]> {
     'raw-pipe': await cpuPass(() => raw.call('ping'), { 'raw echo': raw.child.pid }),
     'tether-http': await cpuPass(echo(tetherHttp), { 'tether serve': serve.pid, host: hostReady.pid }),
     'sdk-http': await cpuPass(echo(floorHttp), { 'sdk floor HTTP server': floorHttpServer.server.pid }),
+    'relay-http': await cpuPass(echo(relayHttp), { 'sdk relay floor HTTP server': relayHttpServer.server.pid, 'raw host': rawHost.child.pid ?? 0 }),
   };
 
   // The sandbox editor's path, once, for reference: its tools run on a worker "main thread".

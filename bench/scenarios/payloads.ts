@@ -1,9 +1,9 @@
 /**
  * 3. Payloads: tool results of 1, 10 and 50 MiB (text, and a PNG image as base64): round-trip
  * time and peak RSS, against JSON.stringify + JSON.parse of the same result in a fresh
- * process, and the time of the SDK relay floor (the SDK server relaying to a raw host over
- * TCP: what any bridge with a hop does at the least). Every size gets fresh processes, so
- * each peak RSS (VmHWM) is that size's alone.
+ * process, and beside the SDK relay (the SDK server relaying to a raw host over TCP, parsing
+ * and re-serializing each result as a bridge does unless it passes the bytes through). Every
+ * size gets fresh processes, so each peak RSS (VmHWM) is that size's alone.
  *
  * The SDK client's stdio reader appends each chunk with Buffer.concat (quadratic in the
  * message size: ~15 s for 50 MiB, whatever the server), so the headline figures use a linear
@@ -200,8 +200,9 @@ export async function run(ctx: Context): Promise<Entry[]> {
     );
     if (!relay.error) {
       const relayMs = median(relay.ms);
-      entries.push(entry({ name: `payload ${label}: round trip, SDK relay floor (linear reader; vs stringify+parse)`, metric: 'round_trip', value: relayMs, unit: 'ms', floor: floor.ms }));
-      if (!linear.error) entries.push(entry({ name: `payload ${label}: round trip, tether mcp vs SDK relay floor (linear reader)`, metric: 'round_trip', value: median(linear.ms), unit: 'ms', floor: relayMs }));
+      // A reference, not a floor: Tether passes large strings through, so it beats the relay.
+      entries.push(entry({ name: `payload ${label}: round trip, SDK relay (reference; linear reader; vs stringify+parse)`, metric: 'round_trip', value: relayMs, unit: 'ms', floor: floor.ms }));
+      if (!linear.error) entries.push(entry({ name: `payload ${label}: round trip, tether mcp vs SDK relay (linear reader)`, metric: 'round_trip', value: median(linear.ms), unit: 'ms', floor: relayMs }));
     }
     if (sdk && !sdk.error && floorSdk && !floorSdk.error) {
       entries.push(
