@@ -12,7 +12,8 @@ export class ServeMetrics {
 
   constructor(sources: { sessions(): Record<string, number>; callsInFlight(): number }) {
     // The event-loop delay monitor samples on a timer: prom-client's default (10 ms) woke an
-    // idle server 100 times a second. Every 100 ms still sees any stall worth reporting.
+    // idle server 100 times a second. At 100 ms a stall of 100 ms or more is always seen;
+    // shorter ones are sampled (one of d ms shows with odds of about d/100).
     collectDefaultMetrics({ register: this.registry, prefix: 'tether_serve_', eventLoopMonitoringPrecision: 100 });
     new Gauge({
       name: 'tether_sessions',

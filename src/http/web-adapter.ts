@@ -30,7 +30,11 @@ export function webRequestListener(handler: WebHandler, onError: (error: unknown
  * hono then flushes the head on its own and writes each chunk as it comes: the head and the
  * priming event, both ready now, would leave in two writes (two wake-ups of the client, one
  * more syscall per call). The response is corked until this turn of the event loop ends, so
- * what is ready now leaves in one write; what comes later (the result) is not held.
+ * what is ready now leaves in one write (the SDK's transport enqueues the priming event as it
+ * builds the stream); what comes later (the result) is not held.
+ *
+ * The headers are changed in place: the SDK's transport builds its Responses with mutable
+ * headers (a Response from fetch() or Response.redirect() would refuse).
  */
 function sentAsStream(response: Response, incoming: IncomingMessage, outgoing: ServerResponse): Response {
   if (incoming.httpVersion !== '1.0' && response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {

@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CallJournal, FileJournalStore, MemoryJournalStore, hashArguments, type JournalEntry } from '../../src/host/call-journal.js';
+import { canonicalJson } from '../../src/protocol/index.js';
 
 function entry(callId: string, state: JournalEntry['state'], extra: Partial<JournalEntry> = {}): JournalEntry {
   return { callId, tool: 't', arguments: {}, argsHash: 'h', lane: 'c1', state, queuedAt: 0, ...extra };
@@ -12,6 +14,13 @@ describe('hashArguments', () => {
   it('gives the digest journals have always stored, so a call journaled before an upgrade still matches its retry', () => {
     // Pinned: sha256 of tool, NUL, canonical JSON (keys sorted), first 32 hex digits.
     expect(hashArguments('create_gameobject', { name: 'Player', at: { y: 1, x: 0 } })).toBe('3ea5d4d40e77ca50212deea12ba42153');
+  });
+
+  it('matches a Hash object fed the same parts (the path for Node before 20.12), lone surrogates included', () => {
+    for (const args of [{}, { text: 'ping' }, { name: '\ud800 é 🎮', list: [1, null, true] }]) {
+      const chained = createHash('sha256').update('tool').update('\0').update(canonicalJson(args)).digest('hex').slice(0, 32);
+      expect(hashArguments('tool', args)).toBe(chained);
+    }
   });
 });
 

@@ -74,4 +74,39 @@ describe('webRequestListener', () => {
   it("leaves other bodies to hono's Content-Length probing (which waits a tick for an open stream)", async () => {
     expect((await serveOpenStream('application/octet-stream')).headBeforeTimerTick).toBe(false);
   });
+
+  it('sends what the stream produces later too: the cork holds only what was ready at once', async () => {
+    let push!: (text: string) => void;
+    const listener = webRequestListener(
+      () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start: (controller) => {
+              controller.enqueue(new TextEncoder().encode(PRIMING));
+              push = (text) => controller.enqueue(new TextEncoder().encode(text));
+            },
+          }),
+          { headers: { 'content-type': 'text/event-stream' } },
+        ),
+      () => new Response(null, { status: 500 }),
+    );
+    server = createServer((req, res) => void listener(req, res));
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const result = 'event: message\ndata: {"result":{}}\n\n';
+    const received = await new Promise<string>((resolve, reject) => {
+      request({ port, host: '127.0.0.1', method: 'POST' }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => {
+          body += chunk.toString();
+          // The priming event arrived: only now does the "result" exist.
+          if (body === PRIMING) push(result);
+          if (body.endsWith(result)) resolve(body);
+        });
+      })
+        .on('error', reject)
+        .end('{}');
+    });
+    expect(received).toBe(PRIMING + result);
+  });
 });
