@@ -52,8 +52,9 @@ export function hashArguments(tool: string, args: unknown): string {
 
 /**
  * One call of crypto.hash (Node 20.12 and later) instead of a Hash object: a host hashes every
- * call's arguments, and the object (a native handle the GC must track) cost several times the
- * hashing. Same digest either way, so journals written before still match.
+ * call's arguments, and the object (a native handle the GC must track) made it cost about
+ * twice as much in isolation (1.7 against 0.9 us). Same digest either way, so journals written
+ * before still match.
  */
 const sha256Hex: (text: string) => string =
   typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text, 'hex') : (text) => crypto.createHash('sha256').update(text).digest('hex');
