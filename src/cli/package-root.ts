@@ -9,20 +9,33 @@ import { fileURLToPath } from 'node:url';
 
 const PACKAGE_NAME = 'tether-mcp';
 
-let root: string | undefined;
+interface Manifest {
+  name?: string;
+  version: string;
+}
 
-export function packageRoot(): string {
-  if (root) return root;
+/** Found once: every command reads the version at start-up, and `start` the root again. */
+let found: { root: string; manifest: Manifest } | undefined;
+
+function findPackage(): { root: string; manifest: Manifest } {
+  if (found) return found;
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === PACKAGE_NAME) return (root = dir);
+    const path = join(dir, 'package.json');
+    if (existsSync(path)) {
+      const manifest = JSON.parse(readFileSync(path, 'utf8')) as Manifest;
+      if (manifest.name === PACKAGE_NAME) return (found = { root: dir, manifest });
+    }
     const parent = dirname(dir);
     if (parent === dir) throw new Error(`Could not find the ${PACKAGE_NAME} package.json above ${fileURLToPath(import.meta.url)}; the installation is incomplete.`);
     dir = parent;
   }
 }
 
+export function packageRoot(): string {
+  return findPackage().root;
+}
+
 export function packageVersion(): string {
-  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+  return findPackage().manifest.version;
 }
