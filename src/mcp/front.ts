@@ -142,7 +142,8 @@ export class Front {
     for (;;) {
       await this.link.connection(Math.max(0, deadline - Date.now()), signal);
       await this.catalog.settled();
-      if (this.catalog.tool(name)) return this.catalog.tool(name);
+      const listed = this.catalog.tool(name);
+      if (listed) return listed;
       try {
         await this.catalog.refresh('tools');
         return this.catalog.tool(name);
