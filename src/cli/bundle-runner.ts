@@ -7,8 +7,8 @@
  *
  * The cache is code, so it lives with Tether's private state: $TETHER_HOME/cache/cli/, 0600 in
  * a 0700 directory. It is named by the command (each compiles different functions) and by what
- * it was compiled from: Node's version, the architecture, and the bundle's size and mtime,
- * because V8 itself checks only the source's length. A missing, stale or rejected cache is
+ * it was compiled from: Node's version, the architecture, and the bundle's content hash (see
+ * bundleIdentity), because V8 itself checks only the source's length. A missing, stale or rejected cache is
  * written when the process exits; any failure to read or write it only means compiling from
  * source.
  */
