@@ -8,7 +8,9 @@
  * hears progress at least every heartbeat interval.
  */
 import {
+  LazyAbort,
   TetherError,
+  type Abortable,
   type CallProgress,
   type CallStartParams,
   type CallStartResult,
@@ -62,7 +64,8 @@ interface LiveCall {
   listeners: Listener[];
   /** Called once when the call ends (see finish). */
   waiters: Set<() => void>;
-  abort?: CallAbort;
+  /** The running tool's cancellation; its AbortSignal is built only if the tool looks at it. */
+  abort?: LazyAbort;
   lastSentAt: number;
   lastProgress: { progress?: number; total?: number; message?: string };
   /** Queued behind other work: its requesters are told when it starts running. */
@@ -96,11 +99,11 @@ export class CallManager {
   }
 
   /**
-   * Starts (or attaches to, or replays) a call. `signal` is the request's own: when the
+   * Starts (or attaches to, or replays) a call. `abandoned` is the request's own: when the
    * connection abandons the request it stops hearing about the call, which carries on;
    * cancelling the call itself is calls/cancel.
    */
-  async start(params: CallStartParams, observer: CallObserver, signal?: AbortSignal): Promise<CallStartResult> {
+  async start(params: CallStartParams, observer: CallObserver, abandoned?: Abortable): Promise<CallStartResult> {
     const args = params.arguments ?? {};
     const argsHash = hashArguments(params.tool, args);
     const known = this.journal.get(params.callId);
@@ -112,7 +115,7 @@ export class CallManager {
           { callId: params.callId, tool: known.tool },
         );
       }
-      return this.await(params.callId, observer, signal);
+      return this.await(params.callId, observer, abandoned);
     }
     if (params.attachOnly) {
       throw new TetherError(
@@ -152,12 +155,12 @@ export class CallManager {
       if (twin.entry.startedAt !== undefined) entry.startedAt = twin.entry.startedAt;
       this.journal.save(entry);
       this.addRequester(twin, entry);
-      return this.await(params.callId, observer, signal);
+      return this.await(params.callId, observer, abandoned);
     }
     this.journal.save(entry);
     // Attached before it is queued, so the starter hears even the first "running" progress.
     this.enqueue(entry, { observer, callId: entry.callId });
-    return this.await(params.callId, observer, signal);
+    return this.await(params.callId, observer, abandoned);
   }
 
   status(callId: string): CallStatus {
@@ -252,7 +255,7 @@ export class CallManager {
   }
 
   /** Waits for the outcome under `callId`: the call settling, this requester withdrawing, or the request being abandoned. */
-  private async await(callId: string, observer: CallObserver, signal?: AbortSignal): Promise<CallStartResult> {
+  private async await(callId: string, observer: CallObserver, abandoned?: Abortable): Promise<CallStartResult> {
     const call = this.live.get(callId);
     const requester = call?.requesters.get(callId);
     if (!call || !requester) return outcomeOf(this.journal.get(callId) as JournalEntry, true);
@@ -263,17 +266,16 @@ export class CallManager {
     // or the request being abandoned (a race would build four promises on every call).
     let end!: (error?: TetherError) => void;
     const ended = new Promise<TetherError | undefined>((resolve) => (end = resolve));
-    const onAbort = (): void => end(TetherError.from(signal?.reason, 'CANCELLED'));
     call.waiters.add(end);
     requester.onWithdraw.add(end);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    abandoned?.onAbort(end);
     try {
       const how = await ended;
       if (how) throw how;
     } finally {
       call.waiters.delete(end);
       requester.onWithdraw.delete(end);
-      signal?.removeEventListener('abort', onAbort);
+      abandoned?.offAbort(end);
       call.listeners = call.listeners.filter((l) => l !== listener);
     }
     return outcomeOf(this.journal.get(callId) as JournalEntry, false);
@@ -286,7 +288,7 @@ export class CallManager {
       this.finish(call, undefined, unknownTool(entry.tool, this.options.tools().keys()));
       return;
     }
-    const abort = new CallAbort();
+    const abort = new LazyAbort();
     call.abort = abort;
     const now = Date.now();
     // Written before the tool runs: a crash from here on is "interrupted", for every requester.
@@ -320,7 +322,7 @@ export class CallManager {
     }
   }
 
-  private contextFor(call: LiveCall, abort: CallAbort): ToolContext {
+  private contextFor(call: LiveCall, abort: LazyAbort): ToolContext {
     const { callId } = call.entry;
     const asker = <K extends 'elicit' | 'sample'>(kind: K): Listener => {
       const chosen = call.listeners.filter((l) => l.observer[kind] !== undefined).at(-1);
@@ -420,30 +422,6 @@ export class CallManager {
       }
     }, tick);
     this.heartbeatTimer.unref();
-  }
-}
-
-/**
- * The running tool's cancellation: its AbortController is made only when the tool looks at
- * its signal, which most quick tools never do (one controller less per call).
- */
-class CallAbort {
-  private controller: AbortController | undefined;
-  /** Why the call was aborted (cancelled, or past its deadline), once it has been. */
-  reason: TetherError | undefined;
-
-  get signal(): AbortSignal {
-    if (!this.controller) {
-      this.controller = new AbortController();
-      if (this.reason) this.controller.abort(this.reason);
-    }
-    return this.controller.signal;
-  }
-
-  abort(reason: TetherError): void {
-    if (this.reason) return;
-    this.reason = reason;
-    this.controller?.abort(reason);
   }
 }
 

@@ -154,7 +154,7 @@ export class HostConnection implements CallObserver {
       .onOtherNotification(undefined)
       .onRequest(METHODS.ping, () => ({}))
       .onRequest(METHODS.toolsList, () => ({ tools: this.core.toolDescriptors() }))
-      .onRequest(METHODS.callStart, (p, context) => calls.start(parseParams(CallStartParams, p, METHODS.callStart), this, context.signal))
+      .onRequest(METHODS.callStart, (p, context) => calls.start(parseParams(CallStartParams, p, METHODS.callStart), this, context.abandoned))
       .onRequest(METHODS.callStatus, (p) => calls.status(parseParams(CallRef, p, METHODS.callStatus).callId))
       .onRequest(METHODS.callCancel, (p) => {
         const { callId, reason } = parseParams(CallCancelParams, p, METHODS.callCancel);

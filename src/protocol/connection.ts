@@ -5,6 +5,7 @@
  * AbortSignal fires.
  */
 import { TetherError } from './errors.js';
+import { LazyAbort, type Abortable } from './lazy-abort.js';
 import { attachLiftedStrings, type LiftedStrings } from './lifted-strings.js';
 import {
   isErrorResponse,
@@ -24,9 +25,26 @@ export type ConnectionState = 'open' | 'closed';
 export interface RequestContext {
   readonly id: RequestId;
   readonly method: string;
-  /** Fires when the peer cancels the request or the connection closes. */
+  /** Fires when the peer cancels the request or the connection closes; built on first use. */
   readonly signal: AbortSignal;
+  /** The same abandonment without an AbortSignal: what a per-call hot path listens to. */
+  readonly abandoned: Abortable;
   readonly connection: RpcConnection;
+}
+
+/** A request being handled; its AbortSignal exists only if the handler asks for it. */
+class IncomingRequest implements RequestContext {
+  readonly abandoned = new LazyAbort();
+
+  constructor(
+    readonly id: RequestId,
+    readonly method: string,
+    readonly connection: RpcConnection,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.abandoned.signal;
+  }
 }
 
 export type RequestHandler = (params: unknown, context: RequestContext) => unknown;
@@ -58,7 +76,7 @@ export class RpcConnection {
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
   private readonly pending = new Map<RequestId, Pending>();
-  private readonly running = new Map<RequestId, AbortController>();
+  private readonly running = new Map<RequestId, LazyAbort>();
   private readonly closeListeners: Array<(error?: TetherError) => void> = [];
   private fallbackRequest: RequestHandler | undefined;
   private fallbackNotification: NotificationHandler | undefined;
@@ -216,28 +234,27 @@ export class RpcConnection {
       this.reply(message.id, undefined, new TetherError('METHOD_NOT_FOUND', `Unknown method "${message.method}".`, { method: message.method }));
       return;
     }
-    const controller = new AbortController();
-    this.running.set(message.id, controller);
-    const context: RequestContext = { id: message.id, method: message.method, signal: controller.signal, connection: this };
+    const context = new IncomingRequest(message.id, message.method, this);
+    this.running.set(message.id, context.abandoned);
     let outcome: unknown;
     try {
       outcome = handler(message.params, context);
     } catch (error) {
-      this.settle(message.id, controller, undefined, error);
+      this.settle(context, undefined, error);
       return;
     }
     if (outcome instanceof Promise) {
       outcome.then(
-        (result) => this.settle(message.id, controller, result, undefined),
-        (error: unknown) => this.settle(message.id, controller, undefined, error),
+        (result) => this.settle(context, result, undefined),
+        (error: unknown) => this.settle(context, undefined, error),
       );
     } else {
-      this.settle(message.id, controller, outcome, undefined);
+      this.settle(context, outcome, undefined);
     }
   }
 
-  private settle(id: RequestId, controller: AbortController, result: unknown, error: unknown): void {
-    if (this.running.get(id) === controller) this.running.delete(id);
+  private settle({ id, abandoned }: IncomingRequest, result: unknown, error: unknown): void {
+    if (this.running.get(id) === abandoned) this.running.delete(id);
     this.reply(id, result, error === undefined ? undefined : TetherError.from(error));
   }
 
@@ -290,7 +307,7 @@ export class RpcConnection {
       pending.cleanup();
       pending.reject(closed);
     }
-    for (const controller of this.running.values()) controller.abort(closed);
+    for (const abandoned of this.running.values()) abandoned.abort(closed);
     this.running.clear();
     for (const listener of this.closeListeners.splice(0)) listener(error);
   }

@@ -9,6 +9,7 @@ export * from './frame-decoder.js';
 export * from './frame-encoder.js';
 export * from './transport.js';
 export * from './connection.js';
+export * from './lazy-abort.js';
 export * from './methods.js';
 export * from './canonical-json.js';
 export * from './lifted-strings.js';

@@ -267,6 +267,32 @@ describe('RpcConnection: timeouts and cancellation', () => {
     expect(((await aborted(context.signal)) as TetherError).code).toBe('CANCELLED');
   });
 
+  it('tells a handler that never built its signal, through context.abandoned, and a signal read later is already aborted', async () => {
+    const [a, b] = pair();
+    let context!: RequestContext;
+    const heard: TetherError[] = [];
+    const abandoned = new Promise<void>((resolve) =>
+      b.onRequest('slow', (_params, ctx) => {
+        context = ctx;
+        ctx.abandoned.onAbort((reason) => {
+          heard.push(reason);
+          resolve();
+        });
+        return new Promise(() => undefined);
+      }),
+    );
+    const controller = new AbortController();
+    const request = a.request('slow', {}, { signal: controller.signal });
+    await vi.waitFor(() => expect(context).toBeDefined());
+    controller.abort();
+    await expectCode(request, 'CANCELLED');
+    await abandoned;
+    expect(heard.map((reason) => reason.code)).toEqual(['CANCELLED']);
+    expect(context.abandoned.reason).toBe(heard[0]);
+    expect(context.signal.aborted).toBe(true);
+    expect(context.signal.reason).toBe(heard[0]);
+  });
+
   it('keeps a TetherError abort reason as the rejection', async () => {
     const [a, b] = pair();
     const hanging = hangingHandler();

@@ -1,0 +1,57 @@
+/**
+ * An abort that builds its AbortSignal only when someone asks for it.
+ *
+ * Every request a peer sends, and every call a host runs, can be abandoned; almost none is.
+ * An AbortController and its signal cost microseconds to build, listen to and unlisten from,
+ * which a host answering thousands of quick calls pays on each. Here a listener is a Set entry,
+ * and the signal exists only for code that wants a real one (a tool that watches its signal).
+ */
+import type { TetherError } from './errors.js';
+
+export type AbortListener = (reason: TetherError) => void;
+
+/** What a listener needs of an abort: the reason once it happened, and a way to hear it. */
+export interface Abortable {
+  readonly reason: TetherError | undefined;
+  /** Calls `listener` once when aborted (at once if it already was). */
+  onAbort(listener: AbortListener): void;
+  offAbort(listener: AbortListener): void;
+}
+
+export class LazyAbort implements Abortable {
+  private controller: AbortController | undefined;
+  private listeners: Set<AbortListener> | undefined;
+  private abortedWith: TetherError | undefined;
+
+  /** Why it was aborted, once it has been. */
+  get reason(): TetherError | undefined {
+    return this.abortedWith;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.abortedWith) this.controller.abort(this.abortedWith);
+    }
+    return this.controller.signal;
+  }
+
+  onAbort(listener: AbortListener): void {
+    if (this.abortedWith) listener(this.abortedWith);
+    else (this.listeners ??= new Set()).add(listener);
+  }
+
+  offAbort(listener: AbortListener): void {
+    this.listeners?.delete(listener);
+  }
+
+  /** Aborts once; later calls keep the first reason. */
+  abort(reason: TetherError): void {
+    if (this.abortedWith) return;
+    this.abortedWith = reason;
+    const listeners = this.listeners;
+    this.listeners = undefined;
+    this.controller?.abort(reason);
+    if (listeners) for (const listener of listeners) listener(reason);
+  }
+}
