@@ -16,6 +16,12 @@ const CR = 13;
  */
 const LARGE_FRAME_BYTES = 1024 * 1024;
 const LF = 10;
+const DIGIT_0 = 48;
+const DIGIT_9 = 57;
+/** The header every Tether peer writes, matched byte for byte before any general parsing. */
+const PLAIN_HEADER_PREFIX = new TextEncoder().encode('Content-Length: ');
+/** Content-Length is at most 15 digits (what a double holds exactly). */
+const MAX_LENGTH_DIGITS = 15;
 
 export class FrameDecoder {
   private chunks: Uint8Array[] = [];
@@ -105,6 +111,7 @@ export class FrameDecoder {
   private readHeader(): boolean {
     if (this.buffered === 0) return false;
     const window = this.peek(Math.min(this.buffered, this.limits.maxHeaderBytes + 4));
+    if (this.readPlainHeader(window)) return true;
     const end = indexOfBlankLine(window);
     if (end < 0) {
       if (this.buffered > this.limits.maxHeaderBytes + 3) {
@@ -118,7 +125,29 @@ export class FrameDecoder {
     }
     const header = decodeAscii(window.subarray(0, end));
     this.take(end + 4);
-    this.bodyLength = parseContentLength(header, this.limits.maxFrameBytes);
+    this.bodyLength = checkLength(parseContentLength(header), this.limits.maxFrameBytes);
+    return true;
+  }
+
+  /**
+   * The fast path for the one header every Tether peer writes, exactly
+   * `Content-Length: N\r\n\r\n`: read from the bytes without building a string. Anything
+   * else (other headers, other spacing or case, a partial header) returns false and goes
+   * through the general parser, which alone reports what is wrong.
+   */
+  private readPlainHeader(window: Uint8Array): boolean {
+    const prefix = PLAIN_HEADER_PREFIX.length;
+    for (let i = 0; i < prefix; i++) if (window[i] !== PLAIN_HEADER_PREFIX[i]) return false;
+    let length = 0;
+    let at = prefix;
+    for (; at < window.length && at - prefix < MAX_LENGTH_DIGITS; at++) {
+      const byte = window[at] as number;
+      if (byte < DIGIT_0 || byte > DIGIT_9) break;
+      length = length * 10 + (byte - DIGIT_0);
+    }
+    if (at === prefix || window[at] !== CR || window[at + 1] !== LF || window[at + 2] !== CR || window[at + 3] !== LF) return false;
+    this.bodyLength = checkLength(length, this.limits.maxFrameBytes);
+    this.take(at + 4);
     return true;
   }
 
@@ -173,7 +202,7 @@ function decodeAscii(bytes: Uint8Array): string {
   return text;
 }
 
-function parseContentLength(header: string, maxFrameBytes: number): number {
+function parseContentLength(header: string): number {
   let length: number | undefined;
   for (const line of header.split('\r\n')) {
     const colon = line.indexOf(':');
@@ -188,6 +217,10 @@ function parseContentLength(header: string, maxFrameBytes: number): number {
     }
   }
   if (length === undefined) throw headerInvalid('the Content-Length header is missing');
+  return length;
+}
+
+function checkLength(length: number, maxFrameBytes: number): number {
   if (length > maxFrameBytes) {
     throw new TetherError(
       'FRAME_TOO_LARGE',

@@ -212,6 +212,27 @@ describe('FrameDecoder: headers', () => {
     }
   });
 
+  it('property: the plain header every peer writes decodes exactly as the general parser reads it', () => {
+    // "Content-Length: N" is read from the bytes on a fast path; another letter case forces the
+    // general parser, so the two must agree on every length, spelling and outcome.
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9]{1,16}$/), fc.string({ maxLength: 3 }), fc.integer({ min: 1, max: 7 }), (digits, suffix, step) => {
+        const outcomes = ['Content-Length: ', 'content-length: '].map((name) => {
+          const decoder = new FrameDecoder({ maxFrameBytes: 64, maxHeaderBytes: 64 });
+          const data = concat([bytes(`${name}${digits}${suffix}\r\n\r\n`), bytes('x'.repeat(80))]);
+          const bodies: string[] = [];
+          try {
+            for (let at = 0; at < data.length; at += step) bodies.push(...texts(decoder.push(data.subarray(at, at + step))));
+            return { bodies };
+          } catch (error) {
+            return { bodies, code: (error as TetherError).code };
+          }
+        });
+        expect(outcomes[0]).toEqual(outcomes[1]);
+      }),
+    );
+  });
+
   it('refuses a header line without a colon', () => {
     const decoder = new FrameDecoder(LIMITS);
     expectTetherError(() => decoder.push(rawFrame('Content-Length: 2\r\ngarbage', '{}')), 'HEADER_INVALID');
