@@ -13,6 +13,7 @@ import type { Front } from '../mcp/front.js';
 import { createMcpServer } from '../mcp/mcp-server.js';
 import { hasRunningTasks } from '../mcp/tasks.js';
 import type { FrontPool } from './front-pool.js';
+import type { MemoryReclaimer } from './memory-reclaimer.js';
 import { HttpSession, SessionWakeError, messagesIn, methodOf, type HttpSessionDeps, type PoolName } from './http-session.js';
 import type { SessionRegistry } from './session-registry.js';
 import { webRequestListener } from './web-adapter.js';
@@ -26,6 +27,8 @@ export interface EndpointDeps {
   maxBodyBytes: number;
   /** A session idle this long with nothing open lets its SDK server go until its next request (Infinity: never). */
   dormantAfterMs: number;
+  /** Told of every session that falls asleep; given the chance to collect after each sweep. */
+  reclaimer?: MemoryReclaimer;
   logger: Logger;
 }
 
@@ -112,8 +115,11 @@ export class McpEndpoint {
 
   private sweep(): void {
     for (const session of [...this.awake]) {
-      if (session.sleepIfIdle(this.deps.dormantAfterMs)) this.deps.logger.debug({ id: session.id }, 'session dormant');
+      if (!session.sleepIfIdle(this.deps.dormantAfterMs)) continue;
+      this.deps.logger.debug({ id: session.id }, 'session dormant');
+      this.deps.reclaimer?.release();
     }
+    this.deps.reclaimer?.maybeCollect();
   }
 
   private async serve(transport: WebStandardStreamableHTTPServerTransport, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {

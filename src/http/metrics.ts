@@ -1,6 +1,6 @@
 /**
  * Prometheus metrics for `tether serve` (prom-client, on a registry of our own): sessions per
- * pool, calls in flight, call latency, link reconnects and session evictions.
+ * pool, calls in flight, call latency, link reconnects, session evictions and memory reclaims.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
@@ -9,6 +9,7 @@ export class ServeMetrics {
   readonly callLatency: Histogram<'tool' | 'outcome'>;
   readonly reconnects: Counter<'project'>;
   readonly evictions: Counter<'pool' | 'reason'>;
+  readonly reclaims: Counter;
 
   constructor(sources: { sessions(): Record<string, number>; callsInFlight(): number }) {
     // The event-loop delay monitor samples on a timer: prom-client's default (10 ms) woke an
@@ -41,6 +42,11 @@ export class ServeMetrics {
     });
     this.reconnects = new Counter({ name: 'tether_host_reconnects_total', help: 'Host link (re)connections after the first', labelNames: ['project'], registers: [this.registry] });
     this.evictions = new Counter({ name: 'tether_session_evictions_total', help: 'Sessions ended by the registry', labelNames: ['pool', 'reason'], registers: [this.registry] });
+    this.reclaims = new Counter({
+      name: 'tether_memory_reclaims_total',
+      help: 'Full garbage collections run to give back the memory of sleeping and ended sessions',
+      registers: [this.registry],
+    });
   }
 
   async text(): Promise<{ contentType: string; body: string }> {

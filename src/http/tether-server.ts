@@ -11,6 +11,7 @@ import { TetherError } from '../protocol/index.js';
 import { FrontPool } from './front-pool.js';
 import type { HttpSession, PoolName } from './http-session.js';
 import { McpEndpoint, sendJsonRpcError } from './mcp-endpoint.js';
+import { MemoryReclaimer } from './memory-reclaimer.js';
 import { ServeMetrics } from './metrics.js';
 import { checkRequest, loopbackHosts, type GuardOptions } from './request-guards.js';
 import { loadOrCreateToken, removeServeState, tokenPath, writeServeState } from './serve-state.js';
@@ -35,6 +36,13 @@ export interface TetherServerOptions {
 /** Long enough that an agent between two steps stays awake; waking costs a few milliseconds. */
 const DEFAULT_SESSION_DORMANT_MS = 60_000;
 
+/**
+ * A full collection pauses the server for ~20 ms per 40 MB of heap: worth it once this many
+ * sessions' memory (~30 KiB each) is garbage, and run at most 1/RECLAIM_PACE of the time.
+ */
+const RECLAIM_AFTER_SESSIONS = 64;
+const RECLAIM_PACE = 20;
+
 const DEFAULT_POOLS: Record<PoolName, PoolOptions> = {
   interactive: { capacity: 256, recencyFloorMs: 60_000, idleTtlMs: 30 * 60_000 },
   ephemeral: { capacity: 1024, recencyFloorMs: 5_000, idleTtlMs: 5 * 60_000 },
@@ -45,6 +53,7 @@ export class TetherServer {
   readonly registry: SessionRegistry<HttpSession, PoolName>;
   readonly metrics: ServeMetrics;
   private readonly endpoint: McpEndpoint;
+  private readonly reclaimer: MemoryReclaimer;
   private readonly http: Server;
   private readonly guards: GuardOptions;
   private readonly home: string;
@@ -76,9 +85,20 @@ export class TetherServer {
       sessions: () => Object.fromEntries(Object.keys(pools).map((pool) => [pool, this.registry.size(pool as PoolName)])),
       callsInFlight: () => this.fronts.all().reduce((sum, front) => sum + front.pending.size, 0),
     });
+    this.reclaimer = new MemoryReclaimer({
+      threshold: RECLAIM_AFTER_SESSIONS,
+      pace: RECLAIM_PACE,
+      busy: () => this.fronts.all().some((front) => front.pending.size > 0),
+      now: () => performance.now(),
+      onCollected: ({ sessions, ms, freedBytes }) => {
+        this.metrics.reclaims.inc();
+        options.logger.debug({ sessions, ms: Math.round(ms), freedMiB: Math.round(freedBytes / 10_485.76) / 100 }, 'memory of sleeping and ended sessions collected');
+      },
+    });
     this.registry = new SessionRegistry<HttpSession, PoolName>({
       pools,
       onEnd: (id, session, reason) => {
+        this.reclaimer.release();
         if (reason === 'evicted' || reason === 'idle') this.metrics.evictions.inc({ pool: session.pool, reason });
         options.logger.debug({ id, reason }, 'session ended');
       },
@@ -95,6 +115,7 @@ export class TetherServer {
       registry: this.registry,
       maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
       dormantAfterMs: options.sessionDormantMs ?? DEFAULT_SESSION_DORMANT_MS,
+      reclaimer: this.reclaimer,
       logger: options.logger,
     });
     this.guards = {

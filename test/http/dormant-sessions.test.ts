@@ -167,4 +167,33 @@ describe('dormant sessions', () => {
     expect(dormantIds).not.toContain(subscribed.transport.sessionId!);
     expect(await awakeSessions(served)).toBe(2);
   });
+  it('gives back what sleeping sessions held: one full collection once 64 of them slept, counted in /metrics', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace);
+    const served = await serve(workspace);
+    const collected = served.server.waitForStderrLine((line) => line.includes('memory of sleeping and ended sessions collected'));
+    const headers = { Authorization: `Bearer ${served.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    // 70 sessions as a script opens them (no GET stream), so each falls asleep once idle.
+    for (let i = 0; i < 70; i++) {
+      const init = await fetch(served.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: `script-${i}`, version: '1' } } }),
+      });
+      await init.text();
+      const id = init.headers.get('mcp-session-id')!;
+      const initialized = await fetch(served.url, {
+        method: 'POST',
+        headers: { ...sessionHeaders(served, id), 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      });
+      await initialized.text();
+    }
+    const report = JSON.parse(await collected) as { sessions: number; freedMiB: number };
+    expect(report.sessions).toBeGreaterThanOrEqual(64);
+    // A real collection: the sleeping sessions' servers and transports were garbage.
+    expect(report.freedMiB).toBeGreaterThan(0.5);
+    const metrics = await (await fetch(served.url.replace('/mcp', '/metrics'), { headers: { Authorization: `Bearer ${served.token}` } })).text();
+    expect(metrics).toMatch(/^tether_memory_reclaims_total [1-9]/m);
+  });
 });
