@@ -14,6 +14,12 @@ export default tseslint.config(
     },
   },
   {
+    // The `tether` command is CommonJS (bin/package.json explains why).
+    files: ['bin/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // protocol/ is the portable core: nothing from Node may enter it.
     files: ['src/protocol/**/*.ts'],
     rules: {

@@ -19,8 +19,14 @@ import { dirname, join } from 'node:path';
 // built-in module fails at load time, before any check could run.
 import * as vm from 'node:vm';
 import { writePrivateFile } from '../discovery/secure-file.js';
+import { tetherHome } from '../discovery/tether-home.js';
 
 type CommonJsWrapper = (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string) => void;
+
+/** What bin/tether.js calls: runs the bundle for `command`, its code cache under $TETHER_HOME. */
+export function runCli(bundle: string, command: string | undefined): void {
+  runBundle(bundle, command, join(tetherHome(), 'cache', 'cli'));
+}
 
 export function runBundle(bundle: string, command: string | undefined, cacheDir: string): void {
   const source = readFileSync(bundle, 'utf8');

@@ -4,7 +4,7 @@
  * directory, reused (not rewritten) while valid, replaced when stale or corrupt, and never in
  * the way when it cannot be written.
  */
-import { chmodSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT, TETHER_BIN, cleanupProcesses, createWorkspace, runToExit, type Workspace } from '../helpers/processes.js';
@@ -94,5 +94,22 @@ describe('the CLI code cache', () => {
     await tetherVersion(workspace);
     await tetherVersion(workspace);
     expect(readFileSync(cacheDir(workspace), 'utf8')).toBe('in the way');
+  });
+});
+
+describe('bin/tether.js', () => {
+  it('runs the compiled modules when there is no bundle (a plain tsc build)', async () => {
+    const workspace = createWorkspace();
+    // A copy of the package without dist/bundle/; node_modules is the repository's.
+    const root = join(workspace.home, 'package');
+    cpSync(join(REPO_ROOT, 'bin'), join(root, 'bin'), { recursive: true });
+    cpSync(join(REPO_ROOT, 'package.json'), join(root, 'package.json'));
+    cpSync(join(REPO_ROOT, 'dist'), join(root, 'dist'), { recursive: true, filter: (source) => !source.startsWith(join(REPO_ROOT, 'dist', 'bundle')) });
+    symlinkSync(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'), 'dir');
+    const run = await runToExit(process.execPath, [join(root, 'bin', 'tether.js'), '--version'], { env: workspace.env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe(version);
+    // No bundle ran, so no code cache was written.
+    expect(() => readdirSync(cacheDir(workspace))).toThrow();
   });
 });
