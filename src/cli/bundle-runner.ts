@@ -12,6 +12,7 @@
  * written when the process exits; any failure to read or write it only means compiling from
  * source.
  */
+import { isAscii } from 'node:buffer';
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -29,7 +30,7 @@ export function runCli(bundle: string, command: string | undefined): void {
 }
 
 export function runBundle(bundle: string, command: string | undefined, cacheDir: string): void {
-  const source = readFileSync(bundle, 'utf8');
+  const source = readSource(bundle);
   // One family per command and Node: a TETHER_HOME shared by two Node versions keeps a cache for each.
   const prefix = `${(command ?? '').replace(/[^a-z0-9]/gi, '').slice(0, 40) || 'none'}-${process.version}-${process.arch}-`;
   const cacheFile = join(cacheDir, `${prefix}${bundleIdentity(bundle)}.v8cache`);
@@ -47,6 +48,16 @@ export function runBundle(bundle: string, command: string | undefined, cacheDir:
   }
   const module = { exports: {} };
   (script.runInThisContext() as CommonJsWrapper)(module.exports, createRequire(bundle), module, bundle, dirname(bundle));
+}
+
+/**
+ * The bundle's source. scripts/bundle-cli.mjs makes it ASCII, which reads as latin1 straight
+ * into a one-byte string, 1-2 ms sooner than decoding 2.4 MB of UTF-8; anything else is
+ * decoded as UTF-8.
+ */
+function readSource(bundle: string): string {
+  const bytes = readFileSync(bundle);
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { chmodSync, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runBundle } from '../../src/cli/bundle-runner.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT, TETHER_BIN, cleanupProcesses, createWorkspace, runToExit, type Workspace } from '../helpers/processes.js';
 
@@ -111,5 +112,24 @@ describe('bin/tether.js', () => {
     expect(run.stdout.trim()).toBe(version);
     // No bundle ran, so no code cache was written.
     expect(() => readdirSync(cacheDir(workspace))).toThrow();
+  });
+});
+
+describe('runBundle', () => {
+  it('reads an ASCII bundle and one with other characters alike', () => {
+    const workspace = createWorkspace();
+    mkdirSync(workspace.home, { recursive: true });
+    const seen = globalThis as { bundleSaw?: string[] };
+    seen.bundleSaw = [];
+    for (const [name, literal] of [
+      ['ascii.cjs', '"caf\\u00e9 \\u2014 \\u{1F600}"'],
+      ['utf8.cjs', '"caf\u00e9 \u2014 \u{1F600}"'],
+    ] as const) {
+      const bundle = join(workspace.home, name);
+      writeFileSync(bundle, `globalThis.bundleSaw.push(${literal});`, 'utf8');
+      runBundle(bundle, name, join(workspace.home, 'cache'));
+    }
+    expect(seen.bundleSaw).toEqual(['caf\u00e9 \u2014 \u{1F600}', 'caf\u00e9 \u2014 \u{1F600}']);
+    delete seen.bundleSaw;
   });
 });
