@@ -132,6 +132,40 @@ describe('Host', () => {
     expect(await call).toMatchObject({ code: 'CANCELLED', data: { started: true } });
   });
 
+  it('lets a client abandon its calls/start without cancelling the call, which runs on and replays its result', async () => {
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let finish!: () => void;
+    const gate = new Promise<void>((resolve) => (finish = resolve));
+    let runs = 0;
+    const host = await startHost((h) =>
+      h.tool({
+        name: 'long',
+        description: 'Runs until told to finish, unless cancelled',
+        handler: async (_args, ctx) => {
+          runs++;
+          started();
+          await gate;
+          if (ctx.signal.aborted) throw ctx.signal.reason;
+          return 'done';
+        },
+      }),
+    );
+    const { rpc } = await connect(host);
+    const controller = new AbortController();
+    const abandoned = rpc.request(METHODS.callStart, { callId: 'a', tool: 'long' }, { signal: controller.signal }).catch((e: TetherError) => e);
+    await running;
+    // The client stops waiting (notifications/cancelled for its request): not calls/cancel.
+    controller.abort();
+    expect(await abandoned).toMatchObject({ code: 'CANCELLED' });
+    // Sent after the abandonment on the same connection, so the host has handled it by then.
+    expect(await rpc.request(METHODS.callStatus, { callId: 'a' })).toMatchObject({ state: 'running' });
+    finish();
+    const again = await rpc.request<{ result: { content: Array<{ text: string }> }; replayed: boolean }>(METHODS.callStart, { callId: 'a', tool: 'long' });
+    expect(again.result.content[0]!.text).toBe('done');
+    expect(runs).toBe(1);
+  });
+
   it('sends heartbeats while a call is silent', async () => {
     const host = await startHost((h) =>
       h.tool({ name: 'slow', description: 'Slow', handler: () => new Promise((resolve) => setTimeout(() => resolve('done'), 450)) }),
