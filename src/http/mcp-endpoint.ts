@@ -13,8 +13,8 @@ import type { Front } from '../mcp/front.js';
 import { createMcpServer } from '../mcp/mcp-server.js';
 import { hasRunningTasks } from '../mcp/tasks.js';
 import type { FrontPool } from './front-pool.js';
-import type { MemoryReclaimer } from './memory-reclaimer.js';
 import { HttpSession, SessionWakeError, messagesIn, methodOf, type HttpSessionDeps, type PoolName } from './http-session.js';
+import type { MemoryReclaimer } from './memory-reclaimer.js';
 import type { SessionRegistry } from './session-registry.js';
 import { webRequestListener } from './web-adapter.js';
 

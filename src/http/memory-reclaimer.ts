@@ -42,17 +42,17 @@ export class MemoryReclaimer {
 
   /** Collects if enough was released, nothing is in flight and the pace allows; says whether it did. */
   maybeCollect(): boolean {
-    const { threshold, pace, busy, now } = this.options;
-    if (this.released < threshold || now() < this.notBefore || busy()) return false;
+    const { options } = this;
+    if (this.released < options.threshold || options.now() < this.notBefore || options.busy()) return false;
     this.collect ??= fullCollection();
     const heapBefore = getHeapStatistics().used_heap_size;
-    const started = now();
+    const started = options.now();
     this.collect();
-    const ended = now();
-    this.notBefore = ended + (ended - started) * pace;
+    const ended = options.now();
+    this.notBefore = ended + (ended - started) * options.pace;
     const sessions = this.released;
     this.released = 0;
-    this.options.onCollected?.({ sessions, ms: ended - started, freedBytes: heapBefore - getHeapStatistics().used_heap_size });
+    options.onCollected?.({ sessions, ms: ended - started, freedBytes: heapBefore - getHeapStatistics().used_heap_size });
     return true;
   }
 }

@@ -98,6 +98,7 @@ export class TetherServer {
     this.registry = new SessionRegistry<HttpSession, PoolName>({
       pools,
       onEnd: (id, session, reason) => {
+        // Counted even if it slept first: what it kept asleep (handshake, event store) goes now.
         this.reclaimer.release();
         if (reason === 'evicted' || reason === 'idle') this.metrics.evictions.inc({ pool: session.pool, reason });
         options.logger.debug({ id, reason }, 'session ended');

@@ -13,7 +13,7 @@ export type AbortListener = (reason: TetherError) => void;
 /** What a listener needs of an abort: the reason once it happened, and a way to hear it. */
 export interface Abortable {
   readonly reason: TetherError | undefined;
-  /** Calls `listener` once when aborted (at once if it already was). */
+  /** Calls `listener` once when aborted (at once if it already was). Listeners must not throw. */
   onAbort(listener: AbortListener): void;
   offAbort(listener: AbortListener): void;
 }
