@@ -6,13 +6,14 @@
  * be given the code V8 produced for the same script in an earlier run.
  *
  * The cache is code, so it lives with Tether's private state: $TETHER_HOME/cache/cli/, 0600 in
- * a 0700 directory. It is named by the command (each compiles different functions) and by what
- * it was compiled from: Node's version, the architecture, and the bundle's content hash (see
- * bundleIdentity), because V8 itself checks only the source's length. A missing, stale or rejected cache is
- * written when the process exits; any failure to read or write it only means compiling from
- * source.
+ * a 0700 directory. It is named by the command (each compiles different functions), by where
+ * the bundle is installed, and by what it was compiled from: Node's version, the architecture,
+ * and the bundle's content hash (see bundleIdentity), because V8 itself checks only the
+ * source's length. A missing, stale or rejected cache is written when the process exits; any
+ * failure to read or write it only means compiling from source.
  */
 import { isAscii } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -31,8 +32,10 @@ export function runCli(bundle: string, command: string | undefined): void {
 
 export function runBundle(bundle: string, command: string | undefined, cacheDir: string): void {
   const source = readSource(bundle);
-  // One family per command and Node: a TETHER_HOME shared by two Node versions keeps a cache for each.
-  const prefix = `${(command ?? '').replace(/[^a-z0-9]/gi, '').slice(0, 40) || 'none'}-${process.version}-${process.arch}-`;
+  // One family per command, Node and install: a TETHER_HOME shared by two Node versions, or by
+  // two installs of Tether (a global one and a project's), keeps a cache for each, instead of
+  // each start of one replacing the other's.
+  const prefix = `${(command ?? '').replace(/[^a-z0-9]/gi, '').slice(0, 40) || 'none'}-${process.version}-${process.arch}-${installKey(bundle)}-`;
   const cacheFile = join(cacheDir, `${prefix}${bundleIdentity(bundle)}.v8cache`);
   const cachedData = readOwnCache(cacheDir, cacheFile);
   const dynamicImport = vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
@@ -79,6 +82,11 @@ function readOwnCache(cacheDir: string, cacheFile: string): Buffer | undefined {
   }
 }
 
+/** A short name for where the bundle is installed. */
+function installKey(bundle: string): string {
+  return createHash('sha256').update(bundle).digest('hex').slice(0, 8);
+}
+
 /**
  * What the bundle was built from: the content hash scripts/bundle-cli.mjs writes beside it, or,
  * without one, its size and mtime. (V8 itself checks only the source's length, and an install
@@ -98,7 +106,7 @@ function saveCache(script: vm.Script, cacheDir: string, cacheFile: string, prefi
     // A directory others may write is not ours to fix silently: keep compiling from source.
     if (existsSync(cacheDir) && !ownedPrivately(statSync(cacheDir))) return;
     writePrivateFile(cacheFile, script.createCachedData());
-    // Caches of the same command and Node for an older bundle are dead weight.
+    // Caches of the same command, Node and install for an older bundle are dead weight.
     for (const name of readdirSync(cacheDir)) {
       if (name.startsWith(prefix) && name.endsWith('.v8cache') && join(cacheDir, name) !== cacheFile) rmSync(join(cacheDir, name), { force: true });
     }

@@ -31,7 +31,7 @@ describe('the CLI code cache', () => {
     expect(others).toEqual([]);
     // Named by the bundle's content hash (V8 checks only the source's length).
     const hash = readFileSync(join(REPO_ROOT, 'dist', 'bundle', 'tether.cjs.sha256'), 'utf8').trim().slice(0, 16);
-    expect(name).toBe(`version-${process.version}-${process.arch}-${hash}.v8cache`);
+    expect(name).toMatch(new RegExp(`^version-${process.version}-${process.arch}-[0-9a-f]{8}-${hash}\\.v8cache$`));
     const path = join(cacheDir(workspace), name!);
     const first = statSync(path);
     expect(first.mode & 0o777).toBe(0o600);
@@ -50,14 +50,41 @@ describe('the CLI code cache', () => {
     const [name] = caches(workspace);
     const path = join(cacheDir(workspace), name!);
     writeFileSync(path, 'not V8 code');
-    const stale = join(cacheDir(workspace), `version-${process.version}-${process.arch}-1-1.v8cache`);
+    // The same command, Node and install, for an older bundle (named by size and mtime).
+    const install = name!.split('-')[3];
+    const stale = join(cacheDir(workspace), `version-${process.version}-${process.arch}-${install}-1-1.v8cache`);
     writeFileSync(stale, 'an older bundle');
-    const otherNode = `version-v99.0.0-${process.arch}-1-1.v8cache`;
+    const otherNode = `version-v99.0.0-${process.arch}-${install}-1-1.v8cache`;
     writeFileSync(join(cacheDir(workspace), otherNode), 'another Node');
 
     await tetherVersion(workspace);
     expect(readFileSync(path).length).toBeGreaterThan(10_000);
     expect(caches(workspace).sort()).toEqual([name, otherNode].sort());
+  });
+
+  it('keeps a cache for each of two installs of different releases, neither replacing the other', async () => {
+    const workspace = createWorkspace();
+    // Another install, of another release: the same files elsewhere, with a different bundle.
+    const other = join(workspace.home, 'other-install');
+    cpSync(join(REPO_ROOT, 'bin'), join(other, 'bin'), { recursive: true });
+    cpSync(join(REPO_ROOT, 'package.json'), join(other, 'package.json'));
+    cpSync(join(REPO_ROOT, 'dist', 'bundle'), join(other, 'dist', 'bundle'), { recursive: true });
+    const bundle = join(other, 'dist', 'bundle', 'tether.cjs');
+    writeFileSync(bundle, `${readFileSync(bundle, 'utf8')}// another release\n`);
+    writeFileSync(`${bundle}.sha256`, 'another-release\n');
+    const otherVersion = async (): Promise<void> => {
+      const run = await runToExit(process.execPath, [join(other, 'bin', 'tether.js'), '--version'], { env: workspace.env });
+      expect(run.code, run.stderr).toBe(0);
+    };
+
+    await tetherVersion(workspace);
+    await otherVersion();
+    const written = new Map(caches(workspace).map((name) => [name, statSync(join(cacheDir(workspace), name)).mtimeMs]));
+    expect(written.size).toBe(2);
+    // Each later start finds its own cache and writes nothing.
+    await tetherVersion(workspace);
+    await otherVersion();
+    expect(new Map(caches(workspace).map((name) => [name, statSync(join(cacheDir(workspace), name)).mtimeMs]))).toEqual(written);
   });
 
   it('keeps one cache per command', async () => {
