@@ -19,21 +19,22 @@ export interface ReclaimerOptions {
   pace: number;
   /** True while work is in flight that a pause would delay. */
   busy(): boolean;
-  /** Runs a full collection (default: V8's, see fullCollection). */
-  collect?: () => void;
+  /** Finds the full collection to run, once (default: V8's, see fullCollection); undefined: none. */
+  collector?: () => (() => void) | undefined;
   /** Milliseconds, monotonic. */
   now(): number;
   onCollected?(report: { sessions: number; ms: number; freedBytes: number }): void;
+  /** No full collection could be had: the reclaimer stays idle from then on. */
+  onUnavailable?(): void;
 }
 
 export class MemoryReclaimer {
   private released = 0;
   private notBefore = 0;
-  private collect: (() => void) | undefined;
+  /** Not looked up yet (undefined), unavailable (null), or the collection to run. */
+  private collect: (() => void) | null | undefined;
 
-  constructor(private readonly options: ReclaimerOptions) {
-    this.collect = options.collect;
-  }
+  constructor(private readonly options: ReclaimerOptions) {}
 
   /** `count` sessions slept or ended: what they held is garbage now. */
   release(count = 1): void {
@@ -43,8 +44,14 @@ export class MemoryReclaimer {
   /** Collects if enough was released, nothing is in flight and the pace allows; says whether it did. */
   maybeCollect(): boolean {
     const { options } = this;
-    if (this.released < options.threshold || options.now() < this.notBefore || options.busy()) return false;
-    this.collect ??= fullCollection();
+    if (this.collect === null || this.released < options.threshold || options.now() < this.notBefore || options.busy()) return false;
+    if (this.collect === undefined) {
+      this.collect = (options.collector ?? fullCollection)() ?? null;
+      if (this.collect === null) {
+        options.onUnavailable?.();
+        return false;
+      }
+    }
     const heapBefore = getHeapStatistics().used_heap_size;
     const started = options.now();
     this.collect();
@@ -57,15 +64,21 @@ export class MemoryReclaimer {
   }
 }
 
-/** V8's full garbage collection, also in a process not started with --expose-gc. */
-export function fullCollection(): () => void {
+/**
+ * V8's full garbage collection, also in a process not started with --expose-gc; undefined if
+ * this runtime will not give one (the server then simply keeps the memory, as before).
+ */
+export function fullCollection(): (() => void) | undefined {
   const exposed = (globalThis as { gc?: unknown }).gc;
   if (typeof exposed === 'function') return exposed as () => void;
   // The flag only decides whether contexts created while it is on get a gc() function: create
   // one, keep its gc, and turn the flag off again (jest's leak detector does the same).
-  setFlagsFromString('--expose-gc');
   try {
-    return runInNewContext('gc') as () => void;
+    setFlagsFromString('--expose-gc');
+    const gc: unknown = runInNewContext('typeof gc === "function" ? gc : undefined');
+    return typeof gc === 'function' ? (gc as () => void) : undefined;
+  } catch {
+    return undefined;
   } finally {
     setFlagsFromString('--no-expose-gc');
   }

@@ -94,6 +94,7 @@ export class TetherServer {
         this.metrics.reclaims.inc();
         options.logger.debug({ sessions, ms: Math.round(ms), freedMiB: Math.round(freedBytes / 10_485.76) / 100 }, 'memory of sleeping and ended sessions collected');
       },
+      onUnavailable: () => options.logger.info('no full garbage collection available: the memory of sleeping sessions is left to V8'),
     });
     this.registry = new SessionRegistry<HttpSession, PoolName>({
       pools,

@@ -10,7 +10,7 @@ function reclaimer(options: { threshold?: number; pace?: number; collectMs?: num
     pace: options.pace ?? 10,
     busy: () => state.busy,
     now: () => state.now,
-    collect: () => {
+    collector: () => () => {
       state.collections++;
       state.now += options.collectMs ?? 20;
     },
@@ -56,12 +56,32 @@ describe('MemoryReclaimer', () => {
   });
 });
 
+describe('MemoryReclaimer without a full collection', () => {
+  it('says so once and stays idle, never throwing into the sweep', () => {
+    let lookups = 0;
+    let told = 0;
+    const subject = new MemoryReclaimer({
+      threshold: 1,
+      pace: 10,
+      busy: () => false,
+      now: () => 0,
+      collector: () => void lookups++,
+      onUnavailable: () => void told++,
+    });
+    subject.release(5);
+    expect(subject.maybeCollect()).toBe(false);
+    subject.release(5);
+    expect(subject.maybeCollect()).toBe(false);
+    expect({ lookups, told }).toEqual({ lookups: 1, told: 1 });
+  });
+});
+
 describe('fullCollection', () => {
   it('collects garbage in a process started without --expose-gc, and leaves gc() off for later contexts', async () => {
     const ref = (() => new WeakRef({ big: new Array(1000).fill('x') }))();
     // A WeakRef's target lives at least until the current job ends.
     await new Promise((resolve) => setImmediate(resolve));
-    fullCollection()();
+    fullCollection()!();
     expect(ref.deref()).toBeUndefined();
     expect(runInNewContext('typeof gc')).toBe('undefined');
   });
