@@ -55,6 +55,8 @@ interface Requester {
 interface Listener {
   observer: CallObserver;
   callId: string;
+  /** Requests of this connection waiting under this callId; at 0 it stops hearing about the call. */
+  waiting: number;
 }
 
 interface LiveCall {
@@ -159,7 +161,7 @@ export class CallManager {
     }
     this.journal.save(entry);
     // Attached before it is queued, so the starter hears even the first "running" progress.
-    this.enqueue(entry, { observer, callId: entry.callId });
+    this.enqueue(entry, { observer, callId: entry.callId, waiting: 0 });
     return this.await(params.callId, observer, abandoned);
   }
 
@@ -260,8 +262,10 @@ export class CallManager {
     const requester = call?.requesters.get(callId);
     if (!call || !requester) return outcomeOf(this.journal.get(callId) as JournalEntry, true);
     requester.withdrawn = undefined; // asking again is wanting it again
-    const listener: Listener = { observer, callId };
-    if (!call.listeners.some((l) => l.observer === observer && l.callId === callId)) call.listeners.push(listener);
+    // The starter's listener was attached when the call was queued; a repeat shares it.
+    let listener = call.listeners.find((l) => l.observer === observer && l.callId === callId);
+    if (!listener) call.listeners.push((listener = { observer, callId, waiting: 0 }));
+    listener.waiting++;
     // One promise, ended by whichever comes first: the call ending, this requester withdrawing,
     // or the request being abandoned (a race would build four promises on every call).
     let end!: (error?: TetherError) => void;
@@ -276,7 +280,7 @@ export class CallManager {
       call.waiters.delete(end);
       requester.onWithdraw.delete(end);
       abandoned?.offAbort(end);
-      call.listeners = call.listeners.filter((l) => l !== listener);
+      if (--listener.waiting === 0) call.listeners = call.listeners.filter((l) => l !== listener);
     }
     return outcomeOf(this.journal.get(callId) as JournalEntry, false);
   }

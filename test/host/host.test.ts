@@ -137,13 +137,13 @@ describe('Host', () => {
     const running = new Promise<void>((resolve) => (started = resolve));
     let finish!: () => void;
     const gate = new Promise<void>((resolve) => (finish = resolve));
-    let runs = 0;
+    const runs: string[] = [];
     const host = await startHost((h) =>
       h.tool({
         name: 'long',
         description: 'Runs until told to finish, unless cancelled',
         handler: async (_args, ctx) => {
-          runs++;
+          runs.push(ctx.callId);
           started();
           await gate;
           if (ctx.signal.aborted) throw ctx.signal.reason;
@@ -152,6 +152,14 @@ describe('Host', () => {
       }),
     );
     const { rpc } = await connect(host);
+    const heartbeats: string[] = [];
+    let heardTwin!: () => void;
+    const twoForTwin = new Promise<void>((resolve) => (heardTwin = resolve));
+    rpc.onNotification(METHODS.callProgress, (params) => {
+      const { callId } = params as { callId: string };
+      heartbeats.push(callId);
+      if (heartbeats.filter((id) => id === 'twin').length === 2) heardTwin();
+    });
     const controller = new AbortController();
     const abandoned = rpc.request(METHODS.callStart, { callId: 'a', tool: 'long' }, { signal: controller.signal }).catch((e: TetherError) => e);
     await running;
@@ -160,10 +168,17 @@ describe('Host', () => {
     expect(await abandoned).toMatchObject({ code: 'CANCELLED' });
     // Sent after the abandonment on the same connection, so the host has handled it by then.
     expect(await rpc.request(METHODS.callStatus, { callId: 'a' })).toMatchObject({ state: 'running' });
+    // The host stopped telling this connection about "a": an identical call on it attaches to
+    // the same execution, and while that one hears two heartbeats (100 ms apart), "a" hears none.
+    heartbeats.length = 0;
+    const twin = rpc.request<{ attachedTo?: string }>(METHODS.callStart, { callId: 'twin', tool: 'long' });
+    await twoForTwin;
+    expect(heartbeats.filter((id) => id === 'a')).toEqual([]);
     finish();
     const again = await rpc.request<{ result: { content: Array<{ text: string }> }; replayed: boolean }>(METHODS.callStart, { callId: 'a', tool: 'long' });
     expect(again.result.content[0]!.text).toBe('done');
-    expect(runs).toBe(1);
+    expect(await twin).toMatchObject({ attachedTo: 'a' });
+    expect(runs).toEqual(['a']);
   });
 
   it('sends heartbeats while a call is silent', async () => {
