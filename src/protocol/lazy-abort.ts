@@ -13,7 +13,7 @@ export type AbortListener = (reason: TetherError) => void;
 /** What a listener needs of an abort: the reason once it happened, and a way to hear it. */
 export interface Abortable {
   readonly reason: TetherError | undefined;
-  /** Calls `listener` once when aborted (at once if it already was). Listeners must not throw. */
+  /** Calls `listener` once when aborted (at once if it already was). */
   onAbort(listener: AbortListener): void;
   offAbort(listener: AbortListener): void;
 }
@@ -45,13 +45,26 @@ export class LazyAbort implements Abortable {
     this.listeners?.delete(listener);
   }
 
-  /** Aborts once; later calls keep the first reason. */
+  /**
+   * Aborts once; later calls keep the first reason. As with an AbortSignal, a listener that
+   * throws stops neither the others nor the caller (a connection closing aborts every request
+   * it runs): its error is rethrown on its own, as an uncaught exception.
+   */
   abort(reason: TetherError): void {
     if (this.abortedWith) return;
     this.abortedWith = reason;
     const listeners = this.listeners;
     this.listeners = undefined;
     this.controller?.abort(reason);
-    if (listeners) for (const listener of listeners) listener(reason);
+    if (!listeners) return;
+    for (const listener of listeners) {
+      try {
+        listener(reason);
+      } catch (error) {
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
   }
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TetherError } from '../../src/protocol/errors.js';
 import { LazyAbort } from '../../src/protocol/lazy-abort.js';
 
@@ -45,5 +45,25 @@ describe('LazyAbort', () => {
     after.abort(reason);
     expect(after.signal.aborted).toBe(true);
     expect(after.signal.reason).toBe(reason);
+  });
+
+  it('runs every listener even when one throws, and rethrows that error on its own', () => {
+    const rethrown: Array<() => void> = [];
+    const spy = vi.spyOn(globalThis, 'queueMicrotask').mockImplementation((callback) => void rethrown.push(callback));
+    try {
+      const abort = new LazyAbort();
+      const heard: string[] = [];
+      abort.onAbort(() => heard.push('first'));
+      abort.onAbort(() => {
+        throw new Error('faulty listener');
+      });
+      abort.onAbort(() => heard.push('third'));
+      expect(() => abort.abort(cancelled())).not.toThrow();
+      expect(heard).toEqual(['first', 'third']);
+      expect(rethrown).toHaveLength(1);
+      expect(() => rethrown[0]!()).toThrow('faulty listener');
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
