@@ -52,7 +52,7 @@ export class McpEndpoint {
 
   private readonly awake = new Set<HttpSession>();
   private readonly sessionDeps: HttpSessionDeps;
-  private readonly sweeper: ReturnType<typeof setInterval> | undefined;
+  private readonly sweeper: ReturnType<typeof setInterval>;
 
   constructor(private readonly deps: EndpointDeps) {
     this.sessionDeps = {
@@ -62,10 +62,9 @@ export class McpEndpoint {
       awake: this.awake,
       now: Date.now,
     };
-    if (Number.isFinite(deps.dormantAfterMs)) {
-      this.sweeper = setInterval(() => this.sweep(), Math.min(30_000, Math.max(50, deps.dormantAfterMs / 2)));
-      this.sweeper.unref();
-    }
+    // Runs even when sessions never sleep: ended sessions' memory is reclaimed from here too.
+    this.sweeper = setInterval(() => this.sweep(), Math.min(30_000, Math.max(50, deps.dormantAfterMs / 2)));
+    this.sweeper.unref();
   }
 
   /** Sessions awake now; the others sleep (see http-session.ts). */
@@ -87,7 +86,7 @@ export class McpEndpoint {
   }
 
   async close(): Promise<void> {
-    if (this.sweeper) clearInterval(this.sweeper);
+    clearInterval(this.sweeper);
     await Promise.all([...this.modern.values()].map((m) => m.close()));
     this.modern.clear();
   }
@@ -114,12 +113,14 @@ export class McpEndpoint {
   }
 
   private sweep(): void {
+    // First: what was released before this sweep. A server let go just now is still held by
+    // the promises of its closing, so a collection in the same turn could not free it.
+    this.deps.reclaimer?.maybeCollect();
     for (const session of [...this.awake]) {
       if (!session.sleepIfIdle(this.deps.dormantAfterMs)) continue;
       this.deps.logger.debug({ id: session.id }, 'session dormant');
       this.deps.reclaimer?.release();
     }
-    this.deps.reclaimer?.maybeCollect();
   }
 
   private async serve(transport: WebStandardStreamableHTTPServerTransport, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {

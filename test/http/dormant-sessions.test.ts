@@ -191,7 +191,7 @@ describe('dormant sessions', () => {
     }
     const report = JSON.parse(await collected) as { sessions: number; freedMiB: number };
     expect(report.sessions).toBeGreaterThanOrEqual(64);
-    // A real collection: the sleeping sessions' servers and transports were garbage.
+    // A real collection ran: the heap shrank (what exactly it freed is measured in the bench).
     expect(report.freedMiB).toBeGreaterThan(0.5);
     const metrics = await (await fetch(served.url.replace('/mcp', '/metrics'), { headers: { Authorization: `Bearer ${served.token}` } })).text();
     expect(metrics).toMatch(/^tether_memory_reclaims_total [1-9]/m);
