@@ -27,7 +27,7 @@ export interface EndpointDeps {
   maxBodyBytes: number;
   /** A session idle this long with nothing open lets its SDK server go until its next request (Infinity: never). */
   dormantAfterMs: number;
-  /** Told of every session that falls asleep; given the chance to collect after each sweep. */
+  /** Told of every session that falls asleep; given the chance to collect at each sweep. */
   reclaimer?: MemoryReclaimer;
   logger: Logger;
 }

@@ -83,12 +83,12 @@ export class TetherServer {
     };
     this.metrics = new ServeMetrics({
       sessions: () => Object.fromEntries(Object.keys(pools).map((pool) => [pool, this.registry.size(pool as PoolName)])),
-      callsInFlight: () => this.fronts.all().reduce((sum, front) => sum + front.pending.size, 0),
+      callsInFlight: () => this.callsInFlight(),
     });
     this.reclaimer = new MemoryReclaimer({
       threshold: RECLAIM_AFTER_SESSIONS,
       pace: RECLAIM_PACE,
-      busy: () => this.fronts.all().some((front) => front.pending.size > 0),
+      busy: () => this.callsInFlight() > 0,
       now: () => performance.now(),
       onCollected: ({ sessions, ms, freedBytes }) => {
         this.metrics.reclaims.inc();
@@ -191,6 +191,11 @@ export class TetherServer {
       this.options.logger.error({ err: error }, 'request failed');
       sendJsonRpcError(res, 500, -32603, `Internal error: ${(error as Error).message}`);
     }
+  }
+
+  /** Tool calls waiting for a host, across every project's front. */
+  private callsInFlight(): number {
+    return this.fronts.all().reduce((sum, front) => sum + front.pending.size, 0);
   }
 
   /** Real checks: every host link's state, not a constant. 200 when the default host is reachable. */
