@@ -191,8 +191,9 @@ describe('dormant sessions', () => {
     }
     const report = JSON.parse(await collected) as { sessions: number; freedMiB: number };
     expect(report.sessions).toBeGreaterThanOrEqual(64);
-    // A real collection ran: the heap shrank (what exactly it freed is measured in the bench).
-    expect(report.freedMiB).toBeGreaterThan(0.5);
+    // A real collection ran: the heap shrank. By how much depends on what V8's own collections
+    // freed first (0.07-8 MiB seen); what sleeping sessions cost is measured in the bench.
+    expect(report.freedMiB).toBeGreaterThan(0);
     const metrics = await (await fetch(served.url.replace('/mcp', '/metrics'), { headers: { Authorization: `Bearer ${served.token}` } })).text();
     expect(metrics).toMatch(/^tether_memory_reclaims_total [1-9]/m);
   });
