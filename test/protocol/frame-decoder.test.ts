@@ -124,13 +124,16 @@ describe('FrameDecoder: split and merged frames', () => {
         fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 20 }),
         fc.boolean(),
         (messages, sizes, oneByte) => {
-          const encoded = messages.map((m) => encodeFrame(m, LIMITS.maxFrameBytes));
-          const stream = concat(encoded.flat());
-          const expected = encoded.map(([, body]) => body.join(','));
+          const encoded = messages.map((m) => {
+            const [header, ...body] = encodeFrame(m, LIMITS.maxFrameBytes);
+            return { header, body: concat(body) };
+          });
+          const stream = concat(encoded.flatMap(({ header, body }) => [header, body]));
+          const expected = encoded.map(({ body }) => body.join(','));
           // Frame boundaries, as byte offsets in the stream.
           const boundaries = new Set<number>([0]);
           let offset = 0;
-          for (const [header, body] of encoded) boundaries.add((offset += header.length + body.length));
+          for (const { header, body } of encoded) boundaries.add((offset += header.length + body.length));
 
           const decoder = new FrameDecoder(LIMITS);
           const got: string[] = [];
@@ -345,7 +348,8 @@ describe('FrameDecoder: bodies', () => {
 
   it('encodeFrame announces the byte length of a multi-byte body', () => {
     const message: Message = { jsonrpc: '2.0', method: 'm', params: { s: '€😀' } };
-    const [header, body] = encodeFrame(message, 1000);
+    const [header, ...parts] = encodeFrame(message, 1000);
+    const body = concat(parts);
     expect(dec.decode(header)).toBe(`Content-Length: ${body.length}\r\n\r\n`);
     expect(body.length).toBe(bytes(JSON.stringify(message)).length);
     expect(texts(new FrameDecoder(LIMITS).push(concat([header, body])))).toEqual([JSON.stringify(message)]);

@@ -1,0 +1,110 @@
+/**
+ * The JSON text of a value as UTF-8, in parts.
+ *
+ * Usually one part. A value holding a long string (a 50 MB tool result is one) comes in
+ * several instead: the rest of the value as JSON, and each long string encoded slice by
+ * slice between its quotes. `JSON.stringify` of a whole 50 MB string builds it in the young
+ * generation, where every scavenge copies what is built so far, and `TextEncoder.encode` then
+ * copies it once more; slices keep every intermediate small, and a slice that needs no
+ * escaping (any base64 image) skips `JSON.stringify` altogether. The bytes are the same
+ * either way.
+ */
+const encoder = new TextEncoder();
+
+/** Strings at least this long (in UTF-16 code units) are encoded on their own, in slices. */
+export const LONG_STRING_CHARS = 64 * 1024;
+/** How much of a long string is encoded at a time. */
+const SLICE_CHARS = 1024 * 1024;
+/**
+ * How many objects and arrays are looked through for a long string: results sit near the
+ * top, and a value too big to look through is encoded whole (correct, only slower if large).
+ */
+const SEARCH_BUDGET = 1_000;
+/**
+ * What needs more than the character itself in JSON: quote, backslash and control
+ * characters are escaped, and a lone surrogate is written as \uXXXX (surrogate pairs also
+ * match here, and take the careful path, which keeps them).
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what JSON escapes
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+/**
+ * Stands in the value's JSON for each long string until it is spliced in. The lone
+ * surrogates make it unlike any text: JSON.stringify writes them as \udc00. A string of the
+ * value that happens to equal it is detected (one stand-in too many) and the value is then
+ * encoded whole.
+ */
+export const STAND_IN = '\udc00tether:long-string\udc00';
+const QUOTED_STAND_IN = JSON.stringify(STAND_IN);
+const QUOTE = encoder.encode('"');
+
+/** The UTF-8 bytes of `JSON.stringify(value)`, in one part or more. */
+export function jsonParts(value: unknown): Uint8Array[] {
+  visitsLeft = SEARCH_BUDGET;
+  return (holdsLongString(value) && encodeAroundLongStrings(value)) || [encoder.encode(JSON.stringify(value))];
+}
+
+/**
+ * Appends the UTF-8 bytes of `JSON.stringify(text)` to `parts`, a slice at a time. Exported for
+ * its tests, which use tiny slices.
+ */
+export function encodeJsonString(text: string, parts: Uint8Array[], sliceChars = SLICE_CHARS): void {
+  parts.push(QUOTE);
+  for (let from = 0; from < text.length; ) {
+    let to = Math.min(from + sliceChars, text.length);
+    // Never between the halves of a surrogate pair: each alone would be escaped as a lone one.
+    if (splitsPair(text, to)) to = to - 1 > from ? to - 1 : to + 1;
+    const slice = text.slice(from, to);
+    if (!NEEDS_ESCAPE.test(slice)) parts.push(encoder.encode(slice));
+    else {
+      const quoted = encoder.encode(JSON.stringify(slice));
+      parts.push(quoted.subarray(1, quoted.length - 1));
+    }
+    from = to;
+  }
+  parts.push(QUOTE);
+}
+
+/** The body's parts with each long string encoded on its own, or undefined to encode it whole. */
+function encodeAroundLongStrings(value: unknown): Uint8Array[] | undefined {
+  const long: string[] = [];
+  const json = JSON.stringify(value, (_key, item: unknown) => {
+    if (typeof item !== 'string' || item.length < LONG_STRING_CHARS) return item;
+    long.push(item);
+    return STAND_IN;
+  });
+  const parts: Uint8Array[] = [];
+  let from = 0;
+  let used = 0;
+  for (let at = json.indexOf(QUOTED_STAND_IN); at >= 0; at = json.indexOf(QUOTED_STAND_IN, from)) {
+    const text = long[used++];
+    if (text === undefined) return undefined; // some other string looked like a stand-in
+    parts.push(encoder.encode(json.slice(from, at)));
+    encodeJsonString(text, parts);
+    from = at + QUOTED_STAND_IN.length;
+  }
+  parts.push(encoder.encode(json.slice(from)));
+  return parts;
+}
+
+/** Objects and arrays holdsLongString may still look into (it runs on every message: no allocation). */
+let visitsLeft = 0;
+
+/** Whether a string of at least LONG_STRING_CHARS is in `value`, within `visitsLeft` objects and arrays. */
+function holdsLongString(value: unknown): boolean {
+  if (typeof value === 'string') return value.length >= LONG_STRING_CHARS;
+  if (value === null || typeof value !== 'object' || --visitsLeft < 0) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (holdsLongString(item)) return true;
+  } else {
+    for (const key in value) if (holdsLongString((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
+/** Whether `at` falls between a high surrogate and the low one that completes it. */
+function splitsPair(text: string, at: number): boolean {
+  if (at <= 0 || at >= text.length) return false;
+  const high = text.charCodeAt(at - 1);
+  const low = text.charCodeAt(at);
+  return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
+}
