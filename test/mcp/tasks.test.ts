@@ -21,6 +21,8 @@ const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+/** A task's status message while the sandbox's build reports progress. */
+const BUILDING = /^Building \S+: \d+%$/;
 
 function buildLog(workspace: Workspace): Array<{ callId: string; status: string }> {
   try {
@@ -62,7 +64,11 @@ describe('2025-11-25 task-augmented tools/call', () => {
     await startSandbox(workspace);
     const { client } = await connectMcp(workspace);
     expect(client.getServerCapabilities()).toMatchObject({ tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } });
-    const { tools } = await client.listTools();
+    // tools/list waits a little for the editor, not forever: on a loaded machine, ask again.
+    const tools = await until(async () => {
+      const listed = (await client.listTools()).tools;
+      return listed.some((tool) => tool.name === 'build_player') ? listed : undefined;
+    }, "the editor's tools");
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     expect(byName.get('build_player')?.execution).toEqual({ taskSupport: 'optional' });
     expect(byName.get('run_tests')?.execution).toEqual({ taskSupport: 'optional' });
@@ -82,27 +88,26 @@ describe('2025-11-25 task-augmented tools/call', () => {
       deliver?.(message);
     };
     client.onerror = () => undefined; // the SDK client forgets the token once tools/call has answered
-    const started = Date.now();
     const created = await client.request(
       { method: 'tools/call', params: { name: 'build_player', arguments: { target: 'StandaloneLinux64' }, task: { ttl: 60_000 }, _meta: { progressToken: 'build-task' } } },
       CreateTaskResultV1,
     );
-    expect(Date.now() - started).toBeLessThan(1_500); // the 2 s build runs in the background
+    // Answered at once: before the build reported anything (an order, which load cannot upset).
+    expect(progress).toHaveLength(0);
     const { task } = created;
     expect(task).toMatchObject({ status: 'working', ttl: 60_000, pollInterval: expect.any(Number) });
     expect(task.taskId).toMatch(UUID);
     expect(task.createdAt).toMatch(ISO);
     expect(task.lastUpdatedAt).toMatch(ISO);
 
-    const messages = new Set<string>();
+    // The status that follows the build's progress is checked on the 20 s builds below: polling
+    // a 2 s build can miss it when the machine is loaded.
     const done = await until(async () => {
       const current = await client.request({ method: 'tasks/get', params: { taskId: task.taskId } }, TaskV1);
-      if (current.statusMessage) messages.add(current.statusMessage);
       return current.status === 'working' ? undefined : current;
     }, 'the task to finish');
     expect(done).toMatchObject({ taskId: task.taskId, status: 'completed', createdAt: task.createdAt });
     expect(done.ttl).toBeGreaterThanOrEqual(60_000);
-    expect([...messages].some((m) => /Building StandaloneLinux64: \d+%/.test(m))).toBe(true);
     expect(progress.length).toBeGreaterThan(0);
     for (const update of progress) expect(update).toMatchObject({ progressToken: 'build-task', _meta: { [RELATED_TASK]: { taskId: task.taskId } } });
 
@@ -134,9 +139,11 @@ describe('2025-11-25 task-augmented tools/call', () => {
     await startSandbox(workspace, ['--build-seconds', '20']);
     const { client } = await connectMcp(workspace);
     const { task } = await client.request({ method: 'tools/call', params: { name: 'build_player', arguments: {}, task: { ttl: 60_000 } } }, CreateTaskResultV1);
+    expect(buildLog(workspace)).toHaveLength(0); // answered with a task, not after the 20 s build
+    // The task's status follows the build's progress.
     await until(async () => {
       const current = await client.request({ method: 'tasks/get', params: { taskId: task.taskId } }, TaskV1);
-      return current.statusMessage?.startsWith('Building') ? current : undefined;
+      return current.statusMessage && BUILDING.test(current.statusMessage) ? current : undefined;
     }, 'the build to start');
 
     const cancelled = await client.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, TaskV1);
@@ -243,24 +250,20 @@ describe('2026-07-28 io.modelcontextprotocol/tasks', () => {
     const listed = await client.result('tools/list');
     expect((listed.tools as Array<Record<string, unknown>>).some((tool) => 'execution' in tool)).toBe(false);
 
-    const started = Date.now();
+    // Answered with a task: at once is checked on the 20 s build below, where a clock cannot lie.
     const created = CreateTaskResultV2.parse(await client.result('tools/call', { name: 'build_player', arguments: {} }));
-    expect(Date.now() - started).toBeLessThan(1_500);
     expect(created).toMatchObject({ resultType: 'task', status: 'working' });
     expect(created.taskId).toMatch(UUID);
     expect(created.createdAt).toMatch(ISO);
 
-    const messages = new Set<string>();
     const done = await until(async () => {
       const current = GetTaskResultV2.parse(await client.result('tasks/get', { taskId: created.taskId }));
-      if (current.statusMessage) messages.add(current.statusMessage);
       return current.status === 'working' ? undefined : current;
     }, 'the task to finish');
     expect(done.status).toBe('completed');
     expect(done.error).toBeUndefined();
     expect(done.result).toMatchObject({ resultType: 'complete', structuredContent: { status: 'succeeded' } });
     expect(done.result?.isError).toBeFalsy();
-    expect([...messages].some((m) => /Building StandaloneLinux64: \d+%/.test(m))).toBe(true);
     expect(buildLog(workspace)).toHaveLength(1);
 
     // Not for clients without the extension; no tasks/result or tasks/list in this era.
@@ -298,7 +301,7 @@ describe('2026-07-28 io.modelcontextprotocol/tasks', () => {
     await startSandbox(workspace, ['--build-seconds', '20']);
     const client = RawModernClient.start(workspace);
     // The first request of a fresh front: build_player is not known yet, and runs as a task anyway.
-    const created = await startBuildTask(client);
+    const created = await startBuildTask(client, workspace);
     expect(await client.result('tasks/cancel', { taskId: created.taskId })).toMatchObject({ resultType: 'complete' });
     const cancelled = GetTaskResultV2.parse(await client.result('tasks/get', { taskId: created.taskId }));
     expect(cancelled).toMatchObject({ status: 'cancelled' });
@@ -309,11 +312,13 @@ describe('2026-07-28 io.modelcontextprotocol/tasks', () => {
 });
 
 /** Starts build_player as a 2026 task and waits until the editor reports the build running. */
-async function startBuildTask(client: RawModernClient): Promise<z.infer<typeof CreateTaskResultV2>> {
+async function startBuildTask(client: RawModernClient, workspace: Workspace): Promise<z.infer<typeof CreateTaskResultV2>> {
   const created = CreateTaskResultV2.parse(await client.result('tools/call', { name: 'build_player', arguments: {} }));
+  expect(created.status).toBe('working');
+  expect(buildLog(workspace)).toHaveLength(0); // answered with a task, not after the 20 s build
   await until(async () => {
     const current = GetTaskResultV2.parse(await client.result('tasks/get', { taskId: created.taskId }));
-    return current.statusMessage?.startsWith('Building') ? current : undefined;
+    return current.statusMessage && BUILDING.test(current.statusMessage) ? current : undefined;
   }, 'the build to start');
   return created;
 }
@@ -323,7 +328,7 @@ describe('tasks when the session ends', () => {
     const workspace = createWorkspace();
     await startSandbox(workspace, ['--build-seconds', '20']);
     const client = RawModernClient.start(workspace);
-    await startBuildTask(client);
+    await startBuildTask(client, workspace);
     const closedAt = Date.now();
     client.process.child.stdin!.end();
     expect(await client.process.exited).toBe(0);
