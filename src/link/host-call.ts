@@ -21,7 +21,7 @@ export interface HostCallOptions {
 export async function runHostCall(link: HostLink, params: CallStartParams, options: HostCallOptions): Promise<CallStartResult> {
   const { callId } = params;
   const unlisten = options.listener ? link.listen(callId, options.listener) : () => undefined;
-  const onAbort = (): void => void cancelAtHost(link, callId, options.signal?.reason);
+  const onAbort = (): void => void cancelAtHost(link, callId, options.signal?.reason, options.waitMs);
   options.signal?.addEventListener('abort', onAbort, { once: true });
   /** Once true, the host may have the call: never start it afresh unless it may rerun. */
   let maybeSent = false;
@@ -57,11 +57,15 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
   }
 }
 
-/** Best effort: a host that is unreachable now learns nothing, and the call may finish. */
-async function cancelAtHost(link: HostLink, callId: string, reason: unknown): Promise<void> {
+/**
+ * Best effort, but as patient as the call: a link that dropped (a reload, an editor busy for a
+ * moment) gets the cancel once it is back, within the time the call itself would have waited
+ * for it. A host that stays away longer learns nothing, and the call may finish.
+ */
+async function cancelAtHost(link: HostLink, callId: string, reason: unknown, waitMs: number): Promise<void> {
   try {
     const text = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'The client cancelled the request.';
-    await link.request(METHODS.callCancel, { callId, reason: text }, 1_000);
+    await link.request(METHODS.callCancel, { callId, reason: text }, waitMs);
   } catch {
     // The host is away; if it comes back with the call, the call runs to its end.
   }

@@ -160,6 +160,35 @@ describe('2025-11-25 task-augmented tools/call', () => {
     expect(buildLog(workspace)).toHaveLength(1);
   });
 
+  it('cancels a running build when the editor was unreachable for a moment at the cancel', async () => {
+    const workspace = createWorkspace();
+    const { sandbox } = await startSandbox(workspace, ['--build-seconds', '20']);
+    const session = await connectMcp(workspace);
+    const { client } = session;
+    const { task } = await client.request({ method: 'tools/call', params: { name: 'build_player', arguments: {}, task: { ttl: 60_000 } } }, CreateTaskResultV1);
+    await until(async () => {
+      const current = await client.request({ method: 'tasks/get', params: { taskId: task.taskId } }, TaskV1);
+      return current.statusMessage && BUILDING.test(current.statusMessage) ? current : undefined;
+    }, 'the build to start');
+
+    // The editor stops answering (frozen, as when busy): the front's pings fail and its link drops.
+    const pid = sandbox.child.pid as number;
+    const logBefore = session.stderr().length;
+    process.kill(pid, 'SIGSTOP');
+    try {
+      await until(() => (/"state":"lost"/.test(session.stderr().slice(logBefore)) ? true : undefined), 'the link to drop', 10_000);
+      const cancelled = await client.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, TaskV1);
+      expect(cancelled.status).toBe('cancelled');
+      // Still frozen for longer than the front used to wait for the link before dropping the cancel (1 s).
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    // Back: the cancel reaches the editor, which stops the build (it would otherwise succeed at 20 s).
+    const [line] = await until(() => (buildLog(workspace).length > 0 ? buildLog(workspace) : undefined), 'the build log', 30_000);
+    expect(line?.status).toBe('cancelled');
+  });
+
   it('runs any tool as a task when asked, and reports tool errors as a failed task', async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
