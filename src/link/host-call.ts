@@ -18,10 +18,21 @@ export interface HostCallOptions {
   keepLiftedStrings?: boolean;
 }
 
+/**
+ * The newest runHostCall of each callId, per link, while it runs. At the host a cancel names a
+ * callId, not an attempt: a cancel that waited for the link must not reach a later call that
+ * reuses the callId (a retry with the same idempotency key).
+ */
+const latestAttempts = new WeakMap<HostLink, Map<string, object>>();
+
 export async function runHostCall(link: HostLink, params: CallStartParams, options: HostCallOptions): Promise<CallStartResult> {
   const { callId } = params;
+  const attempt = {};
+  let attempts = latestAttempts.get(link);
+  if (!attempts) latestAttempts.set(link, (attempts = new Map()));
+  attempts.set(callId, attempt);
   const unlisten = options.listener ? link.listen(callId, options.listener) : () => undefined;
-  const onAbort = (): void => void cancelAtHost(link, callId, options.signal?.reason, options.waitMs);
+  const onAbort = (): void => void cancelAtHost(link, callId, attempt, options.signal?.reason, options.waitMs);
   options.signal?.addEventListener('abort', onAbort, { once: true });
   /** Once true, the host may have the call: never start it afresh unless it may rerun. */
   let maybeSent = false;
@@ -54,6 +65,7 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     unlisten();
+    if (attempts.get(callId) === attempt) attempts.delete(callId);
   }
 }
 
@@ -62,10 +74,13 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
  * moment) gets the cancel once it is back, within the time the call itself would have waited
  * for it. A host that stays away longer learns nothing, and the call may finish.
  */
-async function cancelAtHost(link: HostLink, callId: string, reason: unknown, waitMs: number): Promise<void> {
+async function cancelAtHost(link: HostLink, callId: string, attempt: object, reason: unknown, waitMs: number): Promise<void> {
   try {
     const text = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'The client cancelled the request.';
-    await link.request(METHODS.callCancel, { callId, reason: text }, waitMs);
+    const rpc = await link.connection(waitMs);
+    const latest = latestAttempts.get(link)?.get(callId);
+    if (latest !== undefined && latest !== attempt) return; // the callId was started again since
+    await rpc.request(METHODS.callCancel, { callId, reason: text });
   } catch {
     // The host is away; if it comes back with the call, the call runs to its end.
   }

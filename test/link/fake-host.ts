@@ -199,10 +199,17 @@ export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T)
 export class TcpProxy {
   private readonly server: Server;
   private readonly pairs = new Set<[Socket, Socket]>();
+  /** While down, every connection is refused at once (the host is unreachable). */
+  private down = false;
   port = 0;
 
   constructor(private readonly targetPort: number) {
     this.server = createServer({ noDelay: true }, (client) => {
+      if (this.down) {
+        client.on('error', () => undefined);
+        client.resetAndDestroy();
+        return;
+      }
       const upstream = connect({ port: this.targetPort, host: '127.0.0.1', noDelay: true });
       const pair: [Socket, Socket] = [client, upstream];
       this.pairs.add(pair);
@@ -235,6 +242,16 @@ export class TcpProxy {
       client.resetAndDestroy();
       upstream.resetAndDestroy();
     }
+  }
+
+  /** Cuts every connection and refuses new ones until `up()`: an outage, not a blip. */
+  goDown(): void {
+    this.down = true;
+    this.cut();
+  }
+
+  up(): void {
+    this.down = false;
   }
 
   async close(): Promise<void> {

@@ -8,7 +8,7 @@ import { Host, type HostOptions } from '../../src/host/index.js';
 import { connectToHost } from '../../src/link/host-client.js';
 import { runHostCall } from '../../src/link/host-call.js';
 import { HostLink } from '../../src/link/host-link.js';
-import { TetherError, type CallProgress, type CallStartResult } from '../../src/protocol/index.js';
+import { METHODS, TetherError, type CallProgress, type CallStartResult } from '../../src/protocol/index.js';
 import { TcpProxy, deferred, tempDir } from './fake-host.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -239,6 +239,59 @@ describe('runHostCall across a blip (the host keeps running)', () => {
     }
     expect(life.host.calls.status('ev-1').state).toBe('running');
     expect(life.runs).toEqual(['ev-1']);
+  });
+
+  it('a cancel sent while the host was unreachable reaches it when it is back, but never a retry of the same callId', async () => {
+    const ws = workspace();
+    const life = await startLife(ws, 'A', { gated: true, advertise: false });
+    const proxy = await new TcpProxy(life.host.port as number).start();
+    cleanups.push(() => proxy.close());
+    writeHostRecord(
+      { instanceId: ws.identity.instanceId, pid: process.pid, port: proxy.port, host: '127.0.0.1', token: ws.identity.token, projectPath: ws.projectPath, kind: 'test', protocolVersion: 1, startedAt: new Date().toISOString() },
+      ws.recordsDir,
+    );
+    const link = await startLink(ws);
+    const outage = async (): Promise<void> => {
+      const lost = new Promise((resolve) => link.once('state', resolve));
+      proxy.goDown();
+      expect(await lost).toBe('lost');
+    };
+    const reconnect = (): Promise<unknown> => {
+      const back = new Promise((resolve) => link.once('connected', resolve));
+      proxy.up();
+      return back;
+    };
+
+    // Cancelled during an outage longer than a blip: the host hears it once the link is back.
+    const first = new AbortController();
+    const cancelled = settle(runHostCall(link, { callId: 'late-1', tool: 'slow', arguments: { tag: 'late-1' } }, { waitMs: 5_000, rerunnable: false, signal: first.signal }));
+    await life.started('late-1');
+    await outage();
+    first.abort(new Error('the user pressed stop'));
+    expect((await cancelled).ok).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 1_200)); // longer than the cancel once waited
+    await reconnect();
+    await expect.poll(() => life.host.calls.status('late-1').state).toBe('cancelled');
+
+    // Cancelled during an outage, then asked again under the same callId (as a retry with the same
+    // idempotency key does) before the link is back: the old cancel must not cancel the retry.
+    const second = new AbortController();
+    const abandoned = settle(runHostCall(link, { callId: 'retry-1', tool: 'slow', arguments: { tag: 'retry-1' } }, { waitMs: 5_000, rerunnable: false, signal: second.signal }));
+    await life.started('retry-1');
+    await outage();
+    second.abort(new Error('the client gave up'));
+    expect((await abandoned).ok).toBe(false);
+    const retry = settle(runHostCall(link, { callId: 'retry-1', tool: 'slow', arguments: { tag: 'retry-1' } }, { waitMs: 5_000, rerunnable: false }));
+    // Asked last, so answered after the host has handled whatever the old cancel and the retry sent.
+    const probe = link.request<{ state: string }>(METHODS.callStatus, { callId: 'retry-1' }, 5_000);
+    await reconnect();
+    expect((await probe).state).toBe('running');
+    life.release();
+    const outcome = await retry;
+    expect(outcome.ok).toBe(true);
+    if (outcome.ok) expect(text(outcome.value)).toBe('A:retry-1');
+    expect(life.host.calls.status('retry-1').state).toBe('completed');
+    expect(life.runs).toEqual(['late-1', 'retry-1']);
   });
 
   it('a caller abort cancels the call at the host and rejects with CANCELLED', async () => {
