@@ -193,18 +193,25 @@ describe('runHostCall across a dropped connection (host reload)', () => {
   });
 });
 
+/**
+ * A gated editor life whose link reaches it through a relay the test can cut (a network blip)
+ * or take down (an outage), while the host itself carries on.
+ */
+async function startBehindProxy(): Promise<{ life: Life; proxy: TcpProxy; link: HostLink }> {
+  const ws = workspace();
+  const life = await startLife(ws, 'A', { gated: true, advertise: false });
+  const proxy = await new TcpProxy(life.host.port as number).start();
+  cleanups.push(() => proxy.close());
+  writeHostRecord(
+    { instanceId: ws.identity.instanceId, pid: process.pid, port: proxy.port, host: '127.0.0.1', token: ws.identity.token, projectPath: ws.projectPath, kind: 'test', protocolVersion: 1, startedAt: new Date().toISOString() },
+    ws.recordsDir,
+  );
+  return { life, proxy, link: await startLink(ws) };
+}
+
 describe('runHostCall across a blip (the host keeps running)', () => {
   it('re-attaches to the live call after the connection is cut and gets its result; the tool runs once', async () => {
-    const ws = workspace();
-    const life = await startLife(ws, 'A', { gated: true, advertise: false });
-    // The link reaches the host through a relay the test can cut, as a network blip would.
-    const proxy = await new TcpProxy(life.host.port as number).start();
-    cleanups.push(() => proxy.close());
-    writeHostRecord(
-      { instanceId: ws.identity.instanceId, pid: process.pid, port: proxy.port, host: '127.0.0.1', token: ws.identity.token, projectPath: ws.projectPath, kind: 'test', protocolVersion: 1, startedAt: new Date().toISOString() },
-      ws.recordsDir,
-    );
-    const link = await startLink(ws);
+    const { life, proxy, link } = await startBehindProxy();
     const call = settle(runHostCall(link, { callId: 'blip-1', tool: 'slow', arguments: { tag: 'blip-1' } }, { waitMs: 3_000, rerunnable: false }));
     await life.started('blip-1');
 
@@ -242,15 +249,7 @@ describe('runHostCall across a blip (the host keeps running)', () => {
   });
 
   it('a cancel sent while the host was unreachable reaches it when it is back, but never a retry of the same callId', async () => {
-    const ws = workspace();
-    const life = await startLife(ws, 'A', { gated: true, advertise: false });
-    const proxy = await new TcpProxy(life.host.port as number).start();
-    cleanups.push(() => proxy.close());
-    writeHostRecord(
-      { instanceId: ws.identity.instanceId, pid: process.pid, port: proxy.port, host: '127.0.0.1', token: ws.identity.token, projectPath: ws.projectPath, kind: 'test', protocolVersion: 1, startedAt: new Date().toISOString() },
-      ws.recordsDir,
-    );
-    const link = await startLink(ws);
+    const { life, proxy, link } = await startBehindProxy();
     const outage = async (): Promise<void> => {
       const lost = new Promise((resolve) => link.once('state', resolve));
       proxy.goDown();
