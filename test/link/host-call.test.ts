@@ -260,26 +260,25 @@ describe('runHostCall across a blip (the host keeps running)', () => {
       proxy.up();
       return back;
     };
+    /** Starts a call, takes the host away while it runs, and cancels it: the caller hears at once. */
+    const cancelDuringOutage = async (callId: string, reason: string): Promise<void> => {
+      const controller = new AbortController();
+      const call = settle(runHostCall(link, { callId, tool: 'slow', arguments: { tag: callId } }, { waitMs: 5_000, rerunnable: false, signal: controller.signal }));
+      await life.started(callId);
+      await outage();
+      controller.abort(new Error(reason));
+      expect((await call).ok).toBe(false);
+    };
 
     // Cancelled during an outage longer than a blip: the host hears it once the link is back.
-    const first = new AbortController();
-    const cancelled = settle(runHostCall(link, { callId: 'late-1', tool: 'slow', arguments: { tag: 'late-1' } }, { waitMs: 5_000, rerunnable: false, signal: first.signal }));
-    await life.started('late-1');
-    await outage();
-    first.abort(new Error('the user pressed stop'));
-    expect((await cancelled).ok).toBe(false);
+    await cancelDuringOutage('late-1', 'the user pressed stop');
     await new Promise((resolve) => setTimeout(resolve, 1_200)); // longer than the cancel once waited
     await reconnect();
     await expect.poll(() => life.host.calls.status('late-1').state).toBe('cancelled');
 
     // Cancelled during an outage, then asked again under the same callId (as a retry with the same
     // idempotency key does) before the link is back: the old cancel must not cancel the retry.
-    const second = new AbortController();
-    const abandoned = settle(runHostCall(link, { callId: 'retry-1', tool: 'slow', arguments: { tag: 'retry-1' } }, { waitMs: 5_000, rerunnable: false, signal: second.signal }));
-    await life.started('retry-1');
-    await outage();
-    second.abort(new Error('the client gave up'));
-    expect((await abandoned).ok).toBe(false);
+    await cancelDuringOutage('retry-1', 'the client gave up');
     const retry = settle(runHostCall(link, { callId: 'retry-1', tool: 'slow', arguments: { tag: 'retry-1' } }, { waitMs: 5_000, rerunnable: false }));
     // Asked last, so answered after the host has handled whatever the old cancel and the retry sent.
     const probe = link.request<{ state: string }>(METHODS.callStatus, { callId: 'retry-1' }, 5_000);
