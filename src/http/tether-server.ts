@@ -198,7 +198,7 @@ export class TetherServer {
     return this.fronts.all().reduce((sum, front) => sum + front.pending.size, 0);
   }
 
-  /** Real checks: every host link's state, not a constant. 200 when the default host is reachable. */
+  /** Real checks: every host link's state, not a constant. 200 when every link is authenticated. */
   private health(res: ServerResponse): void {
     const links = this.fronts.all().map((front) => ({
       project: front.link.record?.projectPath ?? front.options.project ?? null,
