@@ -1,9 +1,11 @@
 /**
  * 3. Payloads: tool results of 1, 10 and 50 MiB (text, and a PNG image as base64): round-trip
  * time and peak RSS, against JSON.stringify + JSON.parse of the same result in a fresh
- * process, and beside the SDK relay (the SDK server relaying to a raw host over TCP, parsing
- * and re-serializing each result as a bridge does unless it passes the bytes through). Every
- * size gets fresh processes, so each peak RSS (VmHWM) is that size's alone.
+ * process; beside the SDK floor server answering in-process (what crossing the process
+ * boundary alone costs: no hop, no bridge), and the SDK relay (the SDK server relaying to a
+ * raw host over TCP, parsing and re-serializing each result as a bridge does unless it passes
+ * the bytes through). Every size gets fresh processes, so each peak RSS (VmHWM) is that size's
+ * alone.
  *
  * The SDK client's stdio reader appends each chunk with Buffer.concat (quadratic in the
  * message size: ~15 s for 50 MiB, whatever the server), so the headline figures use a linear
@@ -146,7 +148,8 @@ async function stringifyParse(env: Record<string, string>, kind: string, mb: num
 }
 
 export async function run(ctx: Context): Promise<Entry[]> {
-  const reps = ctx.quick ? 1 : 3;
+  // The goal sizes get three calls even in a quick run: one 50 MiB call is too noisy to compare.
+  const repsFor = (mb: number): number => (ctx.quick && mb < 30 ? 1 : 3);
   const cases: Array<{ kind: 'text' | 'png'; mb: number; label: string }> = [
     { kind: 'text', mb: 1, label: 'text 1 MiB' },
     { kind: 'text', mb: 10, label: 'text 10 MiB' },
@@ -162,6 +165,7 @@ export async function run(ctx: Context): Promise<Entry[]> {
     ctx.log(`payloads: ${label}`);
     const ws = createWorkspace();
     const big = mb > 20;
+    const reps = repsFor(mb);
     // The SDK client's quadratic reader takes ~15 s per 50 MiB result: one call, and only in a full run.
     const sdkReps = big ? (ctx.quick ? 0 : 1) : reps;
     const { host, ready } = await startBenchHost(ws, [`${kind}:${mb}`]);
@@ -198,6 +202,14 @@ export async function run(ctx: Context): Promise<Entry[]> {
         ...(goal ? { goal: { on: 'ratio', op: '<=', target: 1.5 } as const } : {}),
       }),
     );
+    if (floorLinear && !floorLinear.error) {
+      // The process boundary alone: the SDK floor server answers in-process (no hop, no
+      // bridge), serializes the message and writes it to the same pipe, and the same client
+      // reads and parses it. What it takes beyond stringify + parse bounds any stdio server.
+      const floorMs = median(floorLinear.ms);
+      entries.push(entry({ name: `payload ${label}: round trip, SDK floor server, no hop (bound; linear reader; vs stringify+parse)`, metric: 'round_trip', value: floorMs, unit: 'ms', floor: floor.ms }));
+      if (!linear.error) entries.push(entry({ name: `payload ${label}: round trip, tether mcp vs SDK floor server (linear reader)`, metric: 'round_trip', value: median(linear.ms), unit: 'ms', floor: floorMs }));
+    }
     if (!relay.error) {
       const relayMs = median(relay.ms);
       // A reference, not a floor: Tether passes large strings through, so it beats the relay.
