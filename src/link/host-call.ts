@@ -2,9 +2,10 @@
  * One call through the link, as the fronts make it: the caller chooses the callId, and a
  * dropped connection (crash, reload, blip) never loses or repeats the call. After a drop the
  * call is re-attached by callId; only a tool that is safe to run again is ever sent to run
- * again, and a call the host has no record of is reported as "outcome unknown".
+ * again, and a call whose fate cannot be learned (the host has no record of it, or it stays
+ * away longer than the call may wait) is reported as "outcome unknown".
  */
-import { METHODS, TetherError, type CallStartParams, type CallStartResult } from '../protocol/index.js';
+import { METHODS, TetherError, type CallStartParams, type CallStartResult, type RpcConnection } from '../protocol/index.js';
 import type { CallListener, HostLink } from './host-link.js';
 
 export interface HostCallOptions {
@@ -16,6 +17,13 @@ export interface HostCallOptions {
   rerunnable: boolean;
   /** The result may keep placeholders for lifted long strings (see protocol/lifted-strings.ts). */
   keepLiftedStrings?: boolean;
+  /**
+   * After `signal` aborts, how long to keep waiting for the host's own word on the call: its
+   * CANCELLED, or the result of a tool that finished anyway. Unset, the caller is answered
+   * CANCELLED at once, which only says the caller gave up (an MCP client that cancelled a
+   * request reads no answer at all).
+   */
+  confirmCancelMs?: number;
 }
 
 /**
@@ -34,39 +42,64 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
   const unlisten = options.listener ? link.listen(callId, options.listener) : () => undefined;
   const onAbort = (): void => void cancelAtHost(link, callId, attempt, options.signal?.reason, options.waitMs);
   options.signal?.addEventListener('abort', onAbort, { once: true });
+  const patience = waitsFor(options);
   /** Once true, the host may have the call: never start it afresh unless it may rerun. */
   let maybeSent = false;
   try {
     for (;;) {
-      const rpc = await link.connection(options.waitMs, options.signal);
-      const attachOnly = maybeSent && !options.rerunnable;
+      let rpc: RpcConnection;
+      try {
+        rpc = await link.connection(options.waitMs, patience.signal);
+      } catch (error) {
+        throw unreachable(link, params, options, maybeSent, error);
+      }
+      // A call the caller cancelled is never started afresh: only its outcome is asked for.
+      const attachOnly = maybeSent && (!options.rerunnable || options.signal?.aborted === true);
       maybeSent = true;
       try {
         return await rpc.request<CallStartResult>(METHODS.callStart, attachOnly ? { ...params, attachOnly: true } : params, {
-          ...(options.signal ? { signal: options.signal } : {}),
+          ...(patience.signal ? { signal: patience.signal } : {}),
           keepLiftedStrings: options.keepLiftedStrings === true,
         });
       } catch (error) {
         const failure = TetherError.from(error);
-        if (options.signal?.aborted) throw cancelled(callId, options.signal.reason);
+        if (patience.signal?.aborted) throw gaveUp(params, options, maybeSent);
         // Displaced by another client: say so at once, typed; reconnecting would displace it in turn.
-        if (link.lastFailure?.code === 'EVICTED') {
-          const evicted = link.lastFailure;
-          throw new TetherError('EVICTED', `${evicted.message} This call ("${params.tool}") was already with the editor, which may still finish it: check its state before calling again.`, {
-            ...evicted.data,
-            callId,
-          });
-        }
+        if (link.lastFailure?.code === 'EVICTED') throw evicted(link.lastFailure, params);
         if (failure.code === 'CONNECTION_CLOSED') continue; // re-attach once the link is back
         if (failure.code === 'UNKNOWN_CALL' && attachOnly) throw outcomeUnknown(params);
         throw failure;
       }
     }
   } finally {
+    patience.dispose();
     options.signal?.removeEventListener('abort', onAbort);
     unlisten();
     if (attempts.get(callId) === attempt) attempts.delete(callId);
   }
+}
+
+/**
+ * What the call's own waits listen to: the caller's signal, or, when a cancel is to be
+ * confirmed, a signal that fires `confirmCancelMs` after the caller's.
+ */
+function waitsFor(options: HostCallOptions): { signal: AbortSignal | undefined; dispose(): void } {
+  const { signal, confirmCancelMs } = options;
+  if (!signal || confirmCancelMs === undefined) return { signal, dispose: () => undefined };
+  const patience = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const startTimer = (): void => {
+    timer = setTimeout(() => patience.abort(signal.reason), confirmCancelMs);
+  };
+  if (signal.aborted) startTimer();
+  else signal.addEventListener('abort', startTimer, { once: true });
+  return {
+    signal: patience.signal,
+    dispose: () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', startTimer);
+    },
+  };
 }
 
 /**
@@ -86,8 +119,40 @@ async function cancelAtHost(link: HostLink, callId: string, attempt: object, rea
   }
 }
 
-function cancelled(callId: string, reason: unknown): TetherError {
-  return new TetherError('CANCELLED', `Call "${callId}" was cancelled by the client${reason instanceof Error ? `: ${reason.message}` : ''}.`, { callId });
+/** The link could not be had for the call: what that means depends on whether the host may have it. */
+function unreachable(link: HostLink, params: CallStartParams, options: HostCallOptions, maybeSent: boolean, error: unknown): TetherError {
+  if (options.signal?.aborted) return gaveUp(params, options, maybeSent);
+  const failure = TetherError.from(error, 'HOST_UNAVAILABLE');
+  if (failure.code === 'EVICTED') return maybeSent ? evicted(failure, params) : failure;
+  // Not sent, or safe to run again: the editor's absence is all there is to say, and a retry is safe.
+  if (!maybeSent || options.rerunnable) return failure;
+  return new TetherError(
+    'OUTCOME_UNKNOWN',
+    `The connection to the editor dropped while "${params.tool}" was in flight, and the editor did not come back within ${options.waitMs} ms (${failure.message}), so whether the call ran, or will still run once the editor is back, is unknown. It was not run again, because it is not idempotent. Check the editor's state (for example with a read-only tool) before deciding to call it again.`,
+    { callId: params.callId, tool: params.tool, cause: failure.toJSON() },
+  );
+}
+
+/** The caller aborted and stopped waiting (at once, or after `confirmCancelMs`). */
+function gaveUp(params: CallStartParams, options: HostCallOptions, maybeSent: boolean): TetherError {
+  const reason: unknown = options.signal?.reason;
+  const why = reason instanceof Error ? `: ${reason.message}` : typeof reason === 'string' ? `: ${reason}` : '';
+  // Never sent, so nothing to confirm; or nobody asked for the editor's word.
+  if (!maybeSent || options.confirmCancelMs === undefined) {
+    return new TetherError('CANCELLED', `Call "${params.callId}" was cancelled by the client${why}.`, { callId: params.callId });
+  }
+  return new TetherError(
+    'OUTCOME_UNKNOWN',
+    `"${params.tool}" was cancelled${why}, and the editor was asked to stop it, but it has not confirmed that it did: the call may still finish. Check the editor's state before calling it again.`,
+    { callId: params.callId, tool: params.tool, cancelRequested: true },
+  );
+}
+
+function evicted(failure: TetherError, params: CallStartParams): TetherError {
+  return new TetherError('EVICTED', `${failure.message} This call ("${params.tool}") was already with the editor, which may still finish it: check its state before calling again.`, {
+    ...failure.data,
+    callId: params.callId,
+  });
 }
 
 function outcomeUnknown(params: CallStartParams): TetherError {

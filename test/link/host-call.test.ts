@@ -77,6 +77,8 @@ async function startLife(ws: Workspace, label: string, { gated, ...options }: Pa
   const input = z.object({ tag: z.string() });
   host.tool({ name: 'slow', description: 'Changes the scene; not safe to repeat', input, handler: (_args, ctx) => run(ctx.callId, ctx.signal) });
   host.tool({ name: 'read', description: 'Reads the scene', input, annotations: { readOnlyHint: true }, handler: (_args, ctx) => run(ctx.callId, ctx.signal) });
+  // A tool that does not look at its cancel signal (a synchronous build step): it finishes anyway.
+  host.tool({ name: 'stubborn', description: 'Ignores cancels', input, handler: (_args, ctx) => run(ctx.callId, new AbortController().signal) });
   await host.start();
   const release = (): void => {
     released = true;
@@ -209,6 +211,24 @@ async function startBehindProxy(): Promise<{ life: Life; proxy: TcpProxy; link: 
   return { life, proxy, link: await startLink(ws) };
 }
 
+/** A gated editor life and a link connected to it. */
+async function startLinkedLife(options: Partial<HostOptions> = {}): Promise<{ ws: Workspace; life: Life; link: HostLink }> {
+  const ws = workspace();
+  const life = await startLife(ws, 'A', { gated: true, ...options });
+  return { ws, life, link: await startLink(ws) };
+}
+
+/** Starts a call, aborts it once its tool runs, and hands back its settling (the caller's view). */
+async function cancelOnceRunning(link: HostLink, life: Life, callId: string, tool: string, confirmCancelMs?: number): Promise<{ outcome: ReturnType<typeof settle<CallStartResult>> }> {
+  const controller = new AbortController();
+  const call = settle(
+    runHostCall(link, { callId, tool, arguments: { tag: callId } }, { waitMs: 3_000, rerunnable: false, signal: controller.signal, ...(confirmCancelMs ? { confirmCancelMs } : {}) }),
+  );
+  await life.started(callId);
+  controller.abort(new Error('the user pressed stop'));
+  return { outcome: call };
+}
+
 describe('runHostCall across a blip (the host keeps running)', () => {
   it('re-attaches to the live call after the connection is cut and gets its result; the tool runs once', async () => {
     const { life, proxy, link } = await startBehindProxy();
@@ -293,14 +313,9 @@ describe('runHostCall across a blip (the host keeps running)', () => {
   });
 
   it('a caller abort cancels the call at the host and rejects with CANCELLED', async () => {
-    const ws = workspace();
-    const life = await startLife(ws, 'A', { gated: true });
-    const link = await startLink(ws);
-    const controller = new AbortController();
-    const call = settle(runHostCall(link, { callId: 'abort-1', tool: 'slow', arguments: { tag: 'abort-1' } }, { waitMs: 3_000, rerunnable: false, signal: controller.signal }));
-    await life.started('abort-1');
-    controller.abort(new Error('the user pressed stop'));
-    const outcome = await call;
+    const { life, link } = await startLinkedLife();
+    const { outcome: cancelled } = await cancelOnceRunning(link, life, 'abort-1', 'slow');
+    const outcome = await cancelled;
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) {
       expect(outcome.error.code).toBe('CANCELLED');
@@ -308,5 +323,76 @@ describe('runHostCall across a blip (the host keeps running)', () => {
     }
     await expect.poll(() => life.host.calls.status('abort-1').state).toBe('cancelled');
     expect(life.runs).toEqual(['abort-1']);
+  });
+});
+
+describe('runHostCall when the editor stays away or a cancel must be confirmed', () => {
+  it('a call already sent whose editor stays away past the wait → OUTCOME_UNKNOWN, not HOST_UNAVAILABLE; it ran once', async () => {
+    const { life, proxy, link } = await startBehindProxy();
+    const slow = settle(runHostCall(link, { callId: 'away-1', tool: 'slow', arguments: { tag: 'away-1' } }, { waitMs: 400, rerunnable: false }));
+    await life.started('away-1');
+    const { listener, queued } = queuedListener();
+    const read = settle(runHostCall(link, { callId: 'away-2', tool: 'read', arguments: { tag: 'away-2' } }, { waitMs: 400, rerunnable: true, listener }));
+    await queued; // behind the first on the editor's main thread
+    const lost = new Promise((resolve) => link.once('state', resolve));
+    proxy.goDown();
+    expect(await lost).toBe('lost');
+
+    const slowOutcome = await slow;
+    expect(slowOutcome.ok).toBe(false);
+    if (!slowOutcome.ok) {
+      // "Unavailable, retry" would invite a second run of a call the editor may still finish.
+      expect(slowOutcome.error.code).toBe('OUTCOME_UNKNOWN');
+      expect(slowOutcome.error.data).toMatchObject({ callId: 'away-1', tool: 'slow', cause: { code: 'HOST_UNAVAILABLE' } });
+      expect(slowOutcome.error.message).toMatch(/not run again/);
+    }
+    // A read-only call may simply be asked again: the editor's absence is all there is to say.
+    const readOutcome = await read;
+    expect(readOutcome.ok ? undefined : readOutcome.error.code).toBe('HOST_UNAVAILABLE');
+
+    proxy.up();
+    life.release();
+    await expect.poll(() => life.host.calls.status('away-2').state).toBe('completed');
+    expect(life.host.calls.status('away-1').state).toBe('completed');
+    expect(life.runs).toEqual(['away-1', 'away-2']);
+  });
+
+  it('with confirmCancelMs, a cancelled call reports what the editor did: CANCELLED when it stopped, the result when it finished anyway', async () => {
+    const { life, link } = await startLinkedLife();
+
+    const stopOutcome = await (await cancelOnceRunning(link, life, 'stop-1', 'slow', 5_000)).outcome;
+    expect(stopOutcome.ok ? undefined : stopOutcome.error.code).toBe('CANCELLED');
+    // The host's own answer, not the caller giving up: it was running when cancelled.
+    if (!stopOutcome.ok) expect(stopOutcome.error.data).toMatchObject({ callId: 'stop-1', started: true });
+    expect(life.host.calls.status('stop-1').state).toBe('cancelled');
+
+    const { outcome: finished } = await cancelOnceRunning(link, life, 'late-1', 'stubborn', 5_000);
+    await expect.poll(() => life.host.calls.status('late-1').state).toBe('running'); // the cancel reached it, and it runs on
+    life.release();
+    const lateOutcome = await finished;
+    expect(lateOutcome.ok).toBe(true);
+    if (lateOutcome.ok) expect(text(lateOutcome.value)).toBe('A:late-1');
+    expect(life.host.calls.status('late-1').state).toBe('completed');
+  });
+
+  it('with confirmCancelMs, a cancel the editor cannot confirm in time → OUTCOME_UNKNOWN (cancel requested), never CANCELLED', async () => {
+    const { life, proxy, link } = await startBehindProxy();
+    const controller = new AbortController();
+    const call = settle(runHostCall(link, { callId: 'unconf-1', tool: 'slow', arguments: { tag: 'unconf-1' } }, { waitMs: 5_000, rerunnable: false, signal: controller.signal, confirmCancelMs: 300 }));
+    await life.started('unconf-1');
+    const lost = new Promise((resolve) => link.once('state', resolve));
+    proxy.goDown();
+    expect(await lost).toBe('lost');
+    controller.abort(new Error('the user pressed stop'));
+    const outcome = await call;
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) {
+      expect(outcome.error.code).toBe('OUTCOME_UNKNOWN');
+      expect(outcome.error.data).toMatchObject({ callId: 'unconf-1', cancelRequested: true });
+    }
+    // The cancel still reaches the editor once it is back (it waits as long as the call would have).
+    proxy.up();
+    await expect.poll(() => life.host.calls.status('unconf-1').state).toBe('cancelled');
+    expect(life.runs).toEqual(['unconf-1']);
   });
 });
