@@ -95,6 +95,7 @@ program
   .option('--project <dir>', 'the project whose editor to call')
   .option('--json', 'print the result as JSON')
   .option('--wait-ms <n>', 'how long to wait for an editor that is starting or reloading', integer)
+  .option('--cancel-wait-ms <n>', 'after Ctrl-C, how long to wait for the editor to confirm it stopped the call', integer)
   .action(async (tool: string, options) => {
     const { run } = await import('./commands/call.js');
     process.exitCode = await run(tool, options);

@@ -3,11 +3,23 @@
  * editor, exit codes and streams as a script sees them, side effects counted on disk.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TETHER_BIN, cleanupProcesses, createWorkspace, executedTools, runToExit, startSandbox, type Run, type Workspace } from '../helpers/processes.js';
+import {
+  TETHER_BIN,
+  TetherProcess,
+  buildLog,
+  cleanupProcesses,
+  createWorkspace,
+  executedTools,
+  runToExit,
+  startSandbox,
+  type Run,
+  type SandboxProcess,
+  type Workspace,
+} from '../helpers/processes.js';
 
 afterEach(cleanupProcesses);
 
@@ -113,7 +125,10 @@ describe('tether call', () => {
     const saved = /\[image\/png image saved to (.+\.png)\]/.exec(result.stdout);
     expect(saved, result.stdout).not.toBeNull();
     const path = saved![1]!;
-    expect(dirname(path)).toBe(dirname(workspace.home));
+    // In a private folder of its own under TMPDIR, readable by this user alone.
+    expect(dirname(dirname(path))).toBe(dirname(workspace.home));
+    expect(statSync(dirname(path)).mode & 0o777).toBe(0o700);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
     const png = PNG.sync.read(readFileSync(path));
     expect([png.width, png.height]).toEqual([64, 48]);
   });
@@ -140,5 +155,62 @@ describe('tether call', () => {
     expect(result.stdout).toMatch(/\[#*\.*\] \d+% /);
     expect(result.stdout.endsWith('\r\x1b[2K')).toBe(true);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ status: 'succeeded' });
+  });
+});
+
+/** A `tether call build_player` as a terminal user runs it, once the editor has started the build. */
+async function buildStarted(workspace: Workspace, ...extra: string[]): Promise<TetherProcess> {
+  const caller = new TetherProcess(['call', 'build_player', '--project', workspace.project, '--args', '{"target":"WebGL"}', ...extra], callEnv(workspace));
+  await expect.poll(() => executedTools(workspace), { timeout: 10_000 }).toContain('build_player');
+  return caller;
+}
+
+/** Freezes the editor (SIGSTOP: its socket stays open, nothing answers) until the returned thaw. */
+function freeze(sandbox: SandboxProcess): () => void {
+  sandbox.child.kill('SIGSTOP');
+  let thawed = false;
+  const thaw = (): void => {
+    if (!thawed) sandbox.child.kill('SIGCONT');
+    thawed = true;
+  };
+  frozen.push(thaw);
+  return thaw;
+}
+const frozen: Array<() => void> = [];
+afterEach(() => frozen.splice(0).forEach((thaw) => thaw()));
+
+describe('tether call: cancels and unknown outcomes', () => {
+  it('Ctrl-C: the editor stops the build and says so; exit 1 with CANCELLED', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace, ['--build-seconds', '20']);
+    const caller = await buildStarted(workspace);
+    caller.child.kill('SIGINT');
+    expect(await caller.exited).toBe(1);
+    expect(caller.stderr).toContain('asking the editor to stop the call');
+    // The editor's own answer ("while running"), not the caller giving up ("by the client").
+    expect(caller.stderr).toMatch(/was cancelled while running: Interrupted from the terminal\. \[CANCELLED\]/);
+    expect(buildLog(workspace).map((b) => b.status)).toEqual(['cancelled']);
+  });
+
+  it('the editor freezes mid-build past --wait-ms: exit 3, OUTCOME_UNKNOWN, and the build, once thawed, runs to its end once', async () => {
+    const workspace = createWorkspace();
+    const { sandbox } = await startSandbox(workspace, ['--build-seconds', '3']);
+    const caller = await buildStarted(workspace, '--wait-ms', '500');
+    const thaw = freeze(sandbox);
+    expect(await caller.exited).toBe(3);
+    expect(caller.stderr).toMatch(/whether the call ran, or will still run once the editor is back, is unknown.*\[OUTCOME_UNKNOWN\]/);
+    thaw();
+    await expect.poll(() => buildLog(workspace).map((b) => b.status), { timeout: 15_000 }).toEqual(['succeeded']);
+    expect(executedTools(workspace)).toEqual(['build_player']);
+  });
+
+  it('Ctrl-C while the editor is frozen: the stop cannot be confirmed, so exit 3, never "cancelled"', async () => {
+    const workspace = createWorkspace();
+    const { sandbox } = await startSandbox(workspace, ['--build-seconds', '3']);
+    const caller = await buildStarted(workspace, '--cancel-wait-ms', '300');
+    freeze(sandbox);
+    caller.child.kill('SIGINT');
+    expect(await caller.exited).toBe(3);
+    expect(caller.stderr).toMatch(/has not confirmed that it did: the call may still finish.*\[OUTCOME_UNKNOWN\]/);
   });
 });

@@ -1,10 +1,10 @@
 /**
  * `tether call TOOL [--args JSON]`: one call from a terminal or a script. Prints the result
- * (readable, or JSON with --json), shows progress on a TTY, exits 0 on success and non-zero
- * with the error otherwise.
+ * (readable, or JSON with --json), shows progress on a TTY, and exits with a code a script can
+ * act on (EXIT_CODES). Ctrl-C asks the editor to stop the call and reports what it did.
  */
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { METHODS, TetherError, type CallProgress, type ToolDescriptor, type ToolResult } from '../../protocol/index.js';
@@ -21,14 +21,27 @@ export interface CallCommandOptions {
   project?: string;
   json?: boolean;
   waitMs?: number;
+  /** After Ctrl-C, how long to wait for the editor to say whether it stopped the call. */
+  cancelWaitMs?: number;
 }
+
+/**
+ * What `tether call` exits with. `outcomeUnknown` is apart from `failed` because a script must
+ * not simply run such a call again: it may have taken effect (or may still).
+ */
+export const EXIT_CODES = { ok: 0, failed: 1, usage: 2, outcomeUnknown: 3 } as const;
 
 export async function run(toolName: string, options: CallCommandOptions): Promise<number> {
   const args = parseArgs(options.args);
   const link = new HostLink({ ...(options.project ? { project: options.project } : {}), clientName: 'tether-call' }).start();
   const progress = new ProgressLine(process.stderr);
   const abort = new AbortController();
-  const onSigint = (): void => abort.abort(new TetherError('CANCELLED', 'Interrupted from the terminal.'));
+  // Once: a second Ctrl-C stops waiting for the editor's answer and ends the process.
+  const onSigint = (): void => {
+    progress.clear();
+    process.stderr.write('tether: cancelling: asking the editor to stop the call (Ctrl-C again to stop waiting)\n');
+    abort.abort(new TetherError('CANCELLED', 'Interrupted from the terminal.'));
+  };
   process.once('SIGINT', onSigint);
   try {
     const waitMs = options.waitMs ?? 10_000;
@@ -40,20 +53,28 @@ export async function run(toolName: string, options: CallCommandOptions): Promis
       waitMs,
       rerunnable: isRerunnable(tool),
       signal: abort.signal,
+      confirmCancelMs: options.cancelWaitMs ?? 5_000,
       listener: { progress: (update: CallProgress) => progress.update(update) },
     });
     progress.clear();
+    if (abort.signal.aborted) process.stderr.write(`tether: the cancel came too late: "${tool.name}" had already finished.\n`);
     print(outcome.result, options.json ?? false);
-    return outcome.result.isError ? 1 : 0;
+    return outcome.result.isError ? EXIT_CODES.failed : EXIT_CODES.ok;
   } catch (error) {
     progress.clear();
     const failure = TetherError.from(error);
     if (options.json) process.stdout.write(`${JSON.stringify({ error: failure.toJSON() }, null, 2)}\n`);
-    throw new ExitError(`${failure.message} [${failure.code}]`, 1);
+    throw new ExitError(`${failure.message} [${failure.code}]`, exitCodeFor(failure));
   } finally {
     process.off('SIGINT', onSigint);
     link.close();
   }
+}
+
+function exitCodeFor(failure: TetherError): number {
+  // Evicted with a callId: the call had reached the editor, which may still finish it.
+  const reachedTheEditor = failure.code === 'EVICTED' && failure.data.callId !== undefined;
+  return failure.code === 'OUTCOME_UNKNOWN' || reachedTheEditor ? EXIT_CODES.outcomeUnknown : EXIT_CODES.failed;
 }
 
 function parseArgs(text: string | undefined): Record<string, unknown> {
@@ -62,9 +83,9 @@ function parseArgs(text: string | undefined): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ExitError(`--args is not valid JSON: ${(error as Error).message}. Example: --args '{"name":"Cube"}'`, 2);
+    throw new ExitError(`--args is not valid JSON: ${(error as Error).message}. Example: --args '{"name":"Cube"}'`, EXIT_CODES.usage);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ExitError('--args must be a JSON object, e.g. --args \'{"depth":2}\'', 2);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ExitError('--args must be a JSON object, e.g. --args \'{"depth":2}\'', EXIT_CODES.usage);
   return value as Record<string, unknown>;
 }
 
@@ -73,13 +94,15 @@ function print(result: ToolResult, json: boolean): void {
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return;
   }
-  for (const item of result.content) {
+  let imageDir: string | undefined;
+  result.content.forEach((item, index) => {
     if (item.type === 'text') process.stdout.write(`${item.text}\n`);
     else if (item.type === 'image') {
-      const extension = item.mimeType === 'image/png' ? 'png' : 'bin';
-      const path = join(tmpdir(), `tether-${Date.now()}.${extension}`);
-      writeFileSync(path, Buffer.from(item.data, 'base64'));
+      // A private folder of its own (0700) and a file no one else may read or have planted.
+      imageDir ??= mkdtempSync(join(tmpdir(), 'tether-'));
+      const path = join(imageDir, `image-${index + 1}.${item.mimeType === 'image/png' ? 'png' : 'bin'}`);
+      writeFileSync(path, Buffer.from(item.data, 'base64'), { mode: 0o600, flag: 'wx' });
       process.stdout.write(`[${item.mimeType} image saved to ${path}]\n`);
     } else process.stdout.write(`${JSON.stringify(item)}\n`);
-  }
+  });
 }
