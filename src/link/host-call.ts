@@ -21,7 +21,7 @@ export interface HostCallOptions {
    * After `signal` aborts, how long to keep waiting for the host's own word on the call: its
    * CANCELLED, or the result of a tool that finished anyway. Unset, the caller is answered
    * CANCELLED at once, which only says the caller gave up (an MCP client that cancelled a
-   * request reads no answer at all).
+   * request reads no answer at all). Infinity waits as long as the call itself would.
    */
   confirmCancelMs?: number;
 }
@@ -86,6 +86,8 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
 function waitsFor(options: HostCallOptions): { signal: AbortSignal | undefined; dispose(): void } {
   const { signal, confirmCancelMs } = options;
   if (!signal || confirmCancelMs === undefined) return { signal, dispose: () => undefined };
+  // No deadline of its own: the call ends when the host answers or the link is lost for good.
+  if (!Number.isFinite(confirmCancelMs)) return { signal: undefined, dispose: () => undefined };
   const patience = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const startTimer = (): void => {

@@ -10,7 +10,7 @@ import type { Server } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import { METHODS, TetherError, type HostStateNotice, type ToolDescriptor } from '../protocol/index.js';
 import { tetherHome } from '../discovery/tether-home.js';
-import { runHostCall } from '../link/host-call.js';
+import { runHostCall, type HostCallOptions } from '../link/host-call.js';
 import { HostLink, type CallListener, type HostLinkOptions } from '../link/host-link.js';
 import { createLongStringLifter } from '../link/long-string-lifter.js';
 import { HostCatalog } from './host-catalog.js';
@@ -156,7 +156,11 @@ export class Front {
   }
 
   /** Runs a host tool; the caller chooses nothing but gets progress, logs and questions. */
-  async call(tool: ToolDescriptor, args: Record<string, unknown>, options: CallRequestOptions & { signal?: AbortSignal; listener?: CallListener }): Promise<ReturnType<typeof runHostCall>> {
+  async call(
+    tool: ToolDescriptor,
+    args: Record<string, unknown>,
+    options: CallRequestOptions & Pick<HostCallOptions, 'signal' | 'listener' | 'confirmCancelMs'>,
+  ): Promise<ReturnType<typeof runHostCall>> {
     const callId = options.idempotencyKey ? callIdForKey(options.idempotencyKey) : randomUUID();
     const pending: PendingCall = { callId, tool: tool.name, startedAt: Date.now(), state: 'waiting' };
     this.pending.set(callId, pending);
@@ -176,6 +180,7 @@ export class Front {
         keepLiftedStrings: this.options.liftLongStrings === true,
         listener,
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.confirmCancelMs === undefined ? {} : { confirmCancelMs: options.confirmCancelMs }),
       });
       if (!result.result.isError) outcome = 'ok';
       return result;

@@ -21,7 +21,7 @@ import { STATUS_TOOL, statusResult } from './status-tool.js';
 import { USE_HOST_TOOL, useHostResult } from './use-host-tool.js';
 import { errorResult, toMcpResult, toMcpTool } from './tool-results.js';
 import type { ResultSplicer } from './splicing-stdio-transport.js';
-import { TaskAwareServer, advertiseTaskSupport, isTaskContext, registerTaskHandlers, startTask, taskCapabilities } from './tasks.js';
+import { TaskAwareServer, advertiseTaskSupport, confirmsCancel, isTaskContext, registerTaskHandlers, startTask, taskCapabilities } from './tasks.js';
 
 export const SERVER_INFO = { name: 'tether', version: '0.1.0' };
 
@@ -129,7 +129,12 @@ export function createMcpServer(front: Front, era: Era, options: McpServerOption
     const relay = new ProgressRelay(ctx, front.keepaliveMs, () => front.waitingMessage());
     try {
       front.catalog.validate(tool, args);
-      const outcome = await front.call(tool, args, { ...callOptionsFrom(request.params._meta), signal: ctx.mcpReq.signal, listener: listenerFor(ctx, era, relay, ask) });
+      const outcome = await front.call(tool, args, {
+        ...callOptionsFrom(request.params._meta),
+        signal: ctx.mcpReq.signal,
+        listener: listenerFor(ctx, era, relay, ask),
+        ...(confirmsCancel(ctx) ? { confirmCancelMs: Number.POSITIVE_INFINITY } : {}),
+      });
       // A call that reloaded the editor (a compile) may have changed the tools: let the
       // mirror catch up first, so a tools/list right after this answer is already current.
       await front.catalog.settled();

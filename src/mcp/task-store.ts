@@ -11,6 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { TetherError } from '../protocol/index.js';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 export type TerminalStatus = 'completed' | 'failed' | 'cancelled';
@@ -184,7 +185,19 @@ export class TaskStore {
     const entry = this.entries.get(taskId);
     if (!entry || isTerminal(entry.record.status)) return false;
     this.finish(entry, { ...end, status: 'cancelled' });
-    entry.controller.abort(new Error(reason));
+    entry.controller.abort(cancelReason(reason));
+    return true;
+  }
+
+  /**
+   * Asks a running task's work to stop and lets the work say how the task ends: cancelled when
+   * the editor stopped the call, completed when it had finished anyway. False if it was
+   * already terminal.
+   */
+  abort(taskId: string, reason = 'The task was cancelled by request.'): boolean {
+    const entry = this.entries.get(taskId);
+    if (!entry || isTerminal(entry.record.status)) return false;
+    entry.controller.abort(cancelReason(reason));
     return true;
   }
 
@@ -197,7 +210,7 @@ export class TaskStore {
       entry.expiry = undefined;
       if (!isTerminal(entry.record.status)) {
         this.finish(entry, { status: 'cancelled', statusMessage: reason });
-        entry.controller.abort(new Error(reason));
+        entry.controller.abort(cancelReason(reason));
       }
     }
     this.entries.clear();
@@ -246,6 +259,11 @@ export class TaskStore {
     if (requested === undefined || !Number.isFinite(requested)) return this.defaultTtlMs;
     return Math.min(this.maxTtlMs, Math.max(this.minTtlMs, Math.round(requested)));
   }
+}
+
+/** Typed, so that work that stops on it (waiting for the editor, say) reports CANCELLED, not an internal error. */
+function cancelReason(reason: string): TetherError {
+  return new TetherError('CANCELLED', reason);
 }
 
 export function isTerminal(status: TaskStatus): status is TerminalStatus {

@@ -14,7 +14,8 @@
  *   no tasks/result.
  *
  * A task runs the very same tools/call handler as a synchronous call, with a context of its
- * own: its own AbortSignal (cancelling the task cancels the call at the host), its progress
+ * own: its own AbortSignal (cancelling the task cancels the call at the host; a 2025 task is
+ * cancelled at once, a 2026 one ends as the editor answers the cancel), its progress
  * turned into the task's status message, and no way to ask the client anything mid-call.
  * Tasks live in the front (see task-store.ts), so any session may poll a task by its id.
  */
@@ -141,12 +142,22 @@ export function hasRunningTasks(front: Front, owner: object): boolean {
   return tasksOf(front).list((record) => record.owner === owner && !isTerminal(record.status)).length > 0;
 }
 
-/** Contexts of calls that already run as a task: they run as they are. */
-const taskContexts = new WeakSet<ServerContext>();
+/** Contexts of calls that already run as a task (they run as they are), and of which kind. */
+const taskContexts = new WeakMap<ServerContext, TaskFlavor>();
 
 /** True when this tools/call runs as a task (its result is stored, and answered later). */
 export function isTaskContext(ctx: ServerContext): boolean {
   return taskContexts.has(ctx);
+}
+
+/**
+ * Whether a cancel of this call waits for the editor's word. A 2026 task does: its
+ * tasks/cancel only asks (SEP-2663: cancellation is eventually consistent), and the task ends
+ * as the editor says, cancelled or, when the tool finished anyway, completed. A 2025 task is
+ * cancelled at once, as that spec requires, and a plain call's client reads no answer.
+ */
+export function confirmsCancel(ctx: ServerContext): boolean {
+  return taskContexts.get(ctx) === 'v2';
 }
 
 type ToolCallHandler = (request: CallToolRequest, ctx: ServerContext) => Promise<CallToolResult>;
@@ -240,7 +251,7 @@ function taskContext(ctx: ServerContext, flavor: TaskFlavor, record: TaskRecord,
       requestSampling: cannotAsk,
     },
   };
-  taskContexts.add(taskCtx);
+  taskContexts.set(taskCtx, flavor);
   return taskCtx;
 }
 
@@ -328,9 +339,17 @@ export function registerTaskHandlers(server: Server, front: Front, era: Era): vo
     if (!record || record.flavor !== flavor) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Failed to retrieve task: Task not found (${taskId}).`);
     return record;
   };
+  // Terminal at once (2025-11-25 requires it), before the editor has answered: it must not
+  // claim the editor stopped, since a tool that cannot stop finishes anyway.
   const cancelledByRequest = (): Omit<TaskEnd, 'status'> => ({
     statusMessage: 'The task was cancelled by request.',
-    result: errorResult(new TetherError('CANCELLED', 'The task was cancelled by request; the call was cancelled at the editor.')),
+    result: errorResult(
+      new TetherError(
+        'CANCELLED',
+        'The task was cancelled by request, and the editor was asked to stop the call. A tool that cannot stop may still finish: check the editor\'s state before calling it again.',
+        { cancelRequested: true },
+      ),
+    ),
   });
 
   if (era === 'legacy') {
@@ -366,7 +385,8 @@ export function registerTaskHandlers(server: Server, front: Front, era: Era): vo
   });
   server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, ({ taskId }, ctx) => {
     requireTasksExtension(ctx);
-    store.cancel(find(taskId).taskId, cancelledByRequest());
+    // Only asks: the task stays working until the editor says whether the call stopped.
+    store.abort(find(taskId).taskId);
     return {};
   });
   // Tether's tasks never ask for input, so no input request is ever outstanding: the spec
