@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import {
   FramedTransport,
+  HANDSHAKE_MAX_FRAME_BYTES,
   METHODS,
   PROTOCOL_VERSION,
   RpcConnection,
@@ -61,6 +62,11 @@ export interface HostOptions {
   pingIntervalMs?: number;
   /** Connections served at once; past it the oldest is evicted with a bye. Default: no limit. */
   maxConnections?: number;
+  /**
+   * Connections that have not passed the handshake yet, held at once; a new one past it is
+   * refused (closed at once), so strangers cannot pile up buffers and timers (default 32).
+   */
+  maxPendingHandshakes?: number;
   /** Where the host record goes (default $TETHER_HOME/hosts). */
   recordsDir?: string;
   /** Write a host record at all (default true). */
@@ -118,6 +124,7 @@ export class Host implements HostCore {
       heartbeatMs: 5_000,
       defaultDeadlineMs: 10 * 60_000,
       handshakeTimeoutMs: 10_000,
+      maxPendingHandshakes: 32,
       pingIntervalMs: 15_000,
       recordsDir: hostsDir(tetherHome()),
       advertise: true,
@@ -306,11 +313,20 @@ export class Host implements HostCore {
       socket.destroy();
       return;
     }
+    let pending = 0;
+    for (const connection of this.connections.values()) if (!connection.isAuthenticated) pending++;
+    if (pending >= this.options.maxPendingHandshakes) {
+      // Like a full listen backlog: a client that is refused retries (the link backs off).
+      socket.destroy();
+      return;
+    }
     this.sockets.add(socket);
     socket.once('close', () => this.sockets.delete(socket));
     const id = `c${this.nextConnection++}`;
     const endpoint = `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`;
-    const rpc = new RpcConnection(new FramedTransport(new SocketByteStream(socket), this.options.limits));
+    // Until its hello succeeds, a peer may send small frames only (docs/protocol.md §14).
+    const limits = { ...this.options.limits, maxFrameBytesBeforeHandshake: HANDSHAKE_MAX_FRAME_BYTES };
+    const rpc = new RpcConnection(new FramedTransport(new SocketByteStream(socket), limits));
     const connection = new HostConnection(id, endpoint, rpc, this);
     this.connections.set(id, connection);
     rpc.start();

@@ -6,6 +6,7 @@ import { connect as tcpConnect, type Socket } from 'node:net';
 import {
   FramedTransport,
   HelloResult,
+  HANDSHAKE_MAX_FRAME_BYTES,
   resolveLimits,
   METHODS,
   PROTOCOL_VERSION,
@@ -68,7 +69,8 @@ export function openSocket(port: number, host = '127.0.0.1', timeoutMs = 5_000):
 export async function connectToHost(options: ConnectOptions): Promise<HostSession> {
   const timeoutMs = options.timeoutMs ?? 5_000;
   const socket = await openSocket(options.port, options.host, timeoutMs);
-  const limits = resolveLimits({ maxFrameBytes: FRONT_MAX_FRAME_BYTES, ...options.limits });
+  // The host's frames may be large once it has answered the hello; until then, small ones only.
+  const limits = resolveLimits({ maxFrameBytes: FRONT_MAX_FRAME_BYTES, ...options.limits, maxFrameBytesBeforeHandshake: HANDSHAKE_MAX_FRAME_BYTES });
   const rpc = new RpcConnection(new FramedTransport(new SocketByteStream(socket), limits, options.liftStrings));
   // Hosts ping their clients and drop those that do not answer.
   rpc.onRequest(METHODS.ping, () => ({}));

@@ -7,7 +7,7 @@
  * transport can time out a stalled frame without ever timing out an idle connection.
  */
 import { TetherError } from './errors.js';
-import type { FrameLimits } from './limits.js';
+import type { ReaderLimits } from './limits.js';
 
 const CR = 13;
 /**
@@ -35,7 +35,7 @@ export class FrameDecoder {
   /** The peer passed the handshake, so a header alone may size a buffer. */
   private peerTrusted = false;
 
-  constructor(private readonly limits: Pick<FrameLimits, 'maxFrameBytes' | 'maxHeaderBytes'>) {}
+  constructor(private readonly limits: Pick<ReaderLimits, 'maxFrameBytes' | 'maxHeaderBytes' | 'maxFrameBytesBeforeHandshake'>) {}
 
   /**
    * The peer has authenticated: from now on a large body gets its full-size buffer as soon as
@@ -94,6 +94,26 @@ export class FrameDecoder {
     return bodies;
   }
 
+  /** The announced body length, if this reader accepts it from this peer now. */
+  private checkLength(length: number): number {
+    const { maxFrameBytes, maxFrameBytesBeforeHandshake } = this.limits;
+    if (!this.peerTrusted && maxFrameBytesBeforeHandshake !== undefined && length > Math.min(maxFrameBytes, maxFrameBytesBeforeHandshake)) {
+      throw new TetherError(
+        'FRAME_TOO_LARGE',
+        `Frame of ${length} bytes exceeds the ${maxFrameBytesBeforeHandshake}-byte limit that applies before the handshake. Send tether/hello first; larger frames are accepted once it succeeds.`,
+        { length, maxFrameBytes: maxFrameBytesBeforeHandshake, beforeHandshake: true },
+      );
+    }
+    if (length > maxFrameBytes) {
+      throw new TetherError(
+        'FRAME_TOO_LARGE',
+        `Frame of ${length} bytes exceeds the ${maxFrameBytes}-byte limit. Send smaller payloads (for example, write large data to a file and pass its path).`,
+        { length, maxFrameBytes },
+      );
+    }
+    return length;
+  }
+
   /** Moves what is buffered of a large body into a buffer of its full size. */
   private startLarge(length: number): void {
     const body = new Uint8Array(length);
@@ -125,7 +145,7 @@ export class FrameDecoder {
     }
     const header = decodeAscii(window.subarray(0, end));
     this.take(end + 4);
-    this.bodyLength = checkLength(parseContentLength(header), this.limits.maxFrameBytes);
+    this.bodyLength = this.checkLength(parseContentLength(header));
     return true;
   }
 
@@ -146,7 +166,7 @@ export class FrameDecoder {
       length = length * 10 + (byte - DIGIT_0);
     }
     if (at === prefix || window[at] !== CR || window[at + 1] !== LF || window[at + 2] !== CR || window[at + 3] !== LF) return false;
-    this.bodyLength = checkLength(length, this.limits.maxFrameBytes);
+    this.bodyLength = this.checkLength(length);
     this.take(at + 4);
     return true;
   }
@@ -220,16 +240,6 @@ function parseContentLength(header: string): number {
   return length;
 }
 
-function checkLength(length: number, maxFrameBytes: number): number {
-  if (length > maxFrameBytes) {
-    throw new TetherError(
-      'FRAME_TOO_LARGE',
-      `Frame of ${length} bytes exceeds the ${maxFrameBytes}-byte limit. Send smaller payloads (for example, write large data to a file and pass its path).`,
-      { length, maxFrameBytes },
-    );
-  }
-  return length;
-}
 
 function headerInvalid(detail: string): TetherError {
   return new TetherError('HEADER_INVALID', `Invalid frame header: ${detail}. Frames must start with "Content-Length: N\\r\\n\\r\\n".`);

@@ -12,14 +12,27 @@ export interface FrameLimits {
   frameTimeoutMs: number;
 }
 
+/** A reader's limits, with what it accepts from a peer that has not passed the handshake yet. */
+export interface ReaderLimits extends FrameLimits {
+  /**
+   * Largest body accepted before the peer has passed the handshake (unset: maxFrameBytes), so
+   * that a stranger cannot make a reader buffer large frames: tether/hello and its answer are
+   * small.
+   */
+  maxFrameBytesBeforeHandshake?: number;
+}
+
+/** What the reference host and client accept before the handshake. */
+export const HANDSHAKE_MAX_FRAME_BYTES = 64 * 1024;
+
 export const DEFAULT_LIMITS: Readonly<FrameLimits> = Object.freeze({
   maxFrameBytes: 64 * 1024 * 1024,
   maxHeaderBytes: 8 * 1024,
   frameTimeoutMs: 30_000,
 });
 
-export function resolveLimits(overrides: Partial<FrameLimits> = {}): FrameLimits {
-  return { ...DEFAULT_LIMITS, ...stripUndefined(overrides) };
+export function resolveLimits<L extends Partial<ReaderLimits>>(overrides: L = {} as L): FrameLimits & L {
+  return { ...DEFAULT_LIMITS, ...stripUndefined(overrides) } as FrameLimits & L;
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

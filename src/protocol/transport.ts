@@ -7,7 +7,7 @@ import { TetherError } from './errors.js';
 import { FrameDecoder } from './frame-decoder.js';
 import { encodeFrame } from './frame-encoder.js';
 import type { LiftedStrings, StringLifter } from './lifted-strings.js';
-import { resolveLimits, type FrameLimits } from './limits.js';
+import { resolveLimits, type FrameLimits, type ReaderLimits } from './limits.js';
 import { idOf, validateMessage, type Message, type RequestId } from './messages.js';
 
 export interface TransportHandlers {
@@ -47,7 +47,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 const NO_BYTES = new Uint8Array(0);
 
 export class FramedTransport implements Transport {
-  private readonly limits: FrameLimits;
+  private readonly limits: ReaderLimits;
   private readonly decoder: FrameDecoder;
   private maxSendBytes: number;
   private handlers: TransportHandlers | undefined;
@@ -57,7 +57,7 @@ export class FramedTransport implements Transport {
 
   constructor(
     private readonly stream: ByteStream,
-    limits: Partial<FrameLimits> = {},
+    limits: Partial<ReaderLimits> = {},
     /** Lifts long strings out of received frames (see lifted-strings.ts); unset, every frame is parsed whole. */
     private readonly liftStrings?: StringLifter,
   ) {
