@@ -1,6 +1,8 @@
 /** Handshake: the hello answer, and every way the host must refuse a connection and close it. */
+import { PROOF_AUTH, clientProof, hostProof, newNonce, secretsMatch } from '../discovery/host-proof.js';
 import { HelloResult, METHODS, PROTOCOL_VERSION, type ResponseMessage } from '../protocol/index.js';
 import { assert, assertEqual, expectRejection, expectWireError, show } from './assertions.js';
+import { CheckSkipped } from './errors.js';
 import { KIT, readCounter, uniqueId } from './kit.js';
 import { helloFrame, request } from './raw-connection.js';
 import type { Check } from './types.js';
@@ -91,6 +93,29 @@ export const handshakeChecks: readonly Check[] = [
       assertEqual(await readCounter(session, key), 0, `counter "${key}" (the refused call must not have run)`);
       await expectRejection(session.status(callId), 'UNKNOWN_CALL', 'calls/status of the refused call (it must not have been journaled)');
       await expectRejection(session.status(`${callId}-late`), 'UNKNOWN_CALL', 'calls/status of the call pipelined after the refusal');
+    },
+  },
+  {
+    id: 'handshake.proof',
+    requirement: 'HS-6',
+    title: 'with "auth": "proof", a proof hello gets the host\'s own proof; a wrong or replayed proof is refused with UNAUTHORIZED',
+    async run({ target, raw }) {
+      if (target.record.auth !== PROOF_AUTH) throw new CheckSkipped('the host record does not say "auth": "proof" (optional)');
+      const nonce = newNonce();
+      const hello = helloResultOf(await (await raw()).helloWithProof({ nonce, mac: clientProof(target.token, nonce) }));
+      assert(hello.proof !== undefined && secretsMatch(hello.proof.mac, hostProof(target.token, nonce)), `the host's proof is missing or wrong: ${show(hello.proof)}`);
+
+      const wrong = await raw();
+      const other = newNonce();
+      const refused = await wrong.helloWithProof({ nonce: other, mac: clientProof(uniqueId('wrong-token'), other) });
+      expectWireError('error' in refused ? refused.error : undefined, 'UNAUTHORIZED', 'hello with a proof made from a wrong token');
+      await wrong.expectClose('after refusing a wrong proof');
+
+      // What a program that took the port during a reload could try: the same proof again.
+      const replay = await raw();
+      const replayed = await replay.helloWithProof({ nonce, mac: clientProof(target.token, nonce) });
+      expectWireError('error' in replayed ? replayed.error : undefined, 'UNAUTHORIZED', 'hello replaying an earlier proof');
+      await replay.expectClose('after refusing a replayed proof');
     },
   },
 ];

@@ -87,6 +87,12 @@ export class RawConnection {
     return this.response(id, 'the answer to tether/hello');
   }
 
+  /** Sends a hello that proves knowledge of the token with this nonce and mac, and returns the answer. */
+  async helloWithProof(proof: { nonce: string; mac: string }, id: RequestId = 'hello'): Promise<ResponseMessage> {
+    await this.write(request(id, METHODS.hello, { proof, protocolVersion: PROTOCOL_VERSION, client: { name: 'tether-conformance' } }));
+    return this.response(id, 'the answer to tether/hello (with a proof)');
+  }
+
   /** Waits for the response with this id. */
   response(id: RequestId, what: string, timeoutMs = DEFAULT_WAIT_MS): Promise<ResponseMessage> {
     return this.next((m) => 'id' in m && m.id === id && !('method' in m), what, timeoutMs) as Promise<ResponseMessage>;

@@ -13,6 +13,10 @@ export const REQUIREMENTS = [
   { id: 'HS-3', text: 'A hello with an unsupported protocol version is refused with UNSUPPORTED_VERSION listing the supported ones, then the connection closes.' },
   { id: 'HS-4', text: 'A request before the hello is refused with HANDSHAKE_REQUIRED, then the connection closes.' },
   { id: 'HS-5', text: 'Nothing sent before the hello is processed, even when pipelined with it.' },
+  {
+    id: 'HS-6',
+    text: 'A host whose record says "auth": "proof" answers a hello carrying a proof with its own proof, and refuses a wrong or a replayed proof with UNAUTHORIZED, then the connection closes.',
+  },
   { id: 'FR-1', text: 'A frame delivered in 1-byte writes is decoded and answered.' },
   { id: 'FR-2', text: 'Several frames in one write are each decoded and answered.' },
   { id: 'FR-3', text: 'A frame header announcing more than limits.maxFrameBytes gets a FRAME_TOO_LARGE error frame, then the connection closes.' },

@@ -20,6 +20,8 @@ export const HostRecord = z.object({
   name: z.string().optional(),
   protocolVersion: z.number().int(),
   startedAt: z.string(),
+  /** "proof": clients prove they know the token instead of sending it (host-proof.ts). Absent: the token itself. */
+  auth: z.string().optional(),
 });
 export type HostRecord = z.infer<typeof HostRecord>;
 

@@ -3,7 +3,7 @@
  * accepted: anything else is refused with HANDSHAKE_REQUIRED and the connection closes, as
  * does a wrong token or an unsupported protocol version (with a typed error frame first).
  */
-import { timingSafeEqual } from 'node:crypto';
+import { clientProof, hostProof, secretsMatch } from '../discovery/host-proof.js';
 import {
   CallCancelParams,
   CallRef,
@@ -96,7 +96,17 @@ export class HostConnection implements CallObserver {
   private hello(raw: unknown): HelloResult {
     if (this.authenticated) throw new TetherError('INVALID_REQUEST', 'The handshake was already completed on this connection.');
     const params = this.parseHello(raw);
-    if (!tokensMatch(params.token, this.core.options.token)) {
+    const { token } = this.core.options;
+    if (params.proof) {
+      if (!secretsMatch(params.proof.mac, clientProof(token, params.proof.nonce)) || !this.core.firstUseOf(params.proof.nonce)) {
+        this.closeSoon(
+          new TetherError(
+            'UNAUTHORIZED',
+            `The proof does not match the token of host "${this.core.identity.name}" (or its nonce was used before). Read the current token from its record in ${this.core.recordsDir} and connect again with a fresh nonce.`,
+          ),
+        );
+      }
+    } else if (!secretsMatch(params.token ?? '', token)) {
       this.closeSoon(
         new TetherError(
           'UNAUTHORIZED',
@@ -122,7 +132,9 @@ export class HostConnection implements CallObserver {
     this.registerHandlers();
     this.startPinging();
     this.core.admitted(this);
-    return this.core.helloResult(this.id);
+    const result = this.core.helloResult(this.id);
+    // The host's half: it knows the token too, so it is the editor and not whoever holds the port.
+    return params.proof ? { ...result, proof: { mac: hostProof(token, params.proof.nonce) } } : result;
   }
 
   private parseHello(raw: unknown): HelloParams {
@@ -200,9 +212,3 @@ export class HostConnection implements CallObserver {
   }
 }
 
-/** Constant-time token comparison (lengths are compared first, which leaks only the length). */
-function tokensMatch(given: string, expected: string): boolean {
-  const a = Buffer.from(given, 'utf8');
-  const b = Buffer.from(expected, 'utf8');
-  return a.length === b.length && timingSafeEqual(a, b);
-}

@@ -24,6 +24,7 @@ import {
 } from '../protocol/index.js';
 import { hostsDir, tetherHome } from '../discovery/tether-home.js';
 import { removeHostRecord, writeHostRecord, type HostRecord } from '../discovery/host-record.js';
+import { PROOF_AUTH } from '../discovery/host-proof.js';
 import { SocketByteStream } from '../net/socket-stream.js';
 import { CallJournal, FileJournalStore, MemoryJournalStore, type JournalStore } from './call-journal.js';
 import { CallManager } from './calls.js';
@@ -42,7 +43,11 @@ export interface HostOptions {
   projectPath: string;
   /** TCP port on 127.0.0.1; 0 (default) picks a free one. */
   port?: number;
-  /** The shared secret clients must present; generated when omitted. */
+  /**
+   * The shared secret clients must prove they know; generated when omitted. Leave it unset so
+   * that each listener (each domain reload) has a fresh one: the record says so, clients
+   * re-read it, and a token seen by whatever held the port in between is worthless.
+   */
   token?: string;
   /** Stable across domain reloads of one editor process; generated when omitted. */
   instanceId?: string;
@@ -89,7 +94,12 @@ export interface HostCore {
   helloResult(connectionId: string): HelloResult;
   admitted(connection: HostConnection): void;
   forget(connection: HostConnection): void;
+  /** True the first time a client's proof nonce is seen by this listener: a replayed hello is refused. */
+  firstUseOf(nonce: string): boolean;
 }
+
+/** Proof nonces remembered per listener; past it the oldest are forgotten (each is 144 random bits). */
+const MAX_REMEMBERED_NONCES = 65_536;
 
 export interface CloseOptions {
   reason: ByeReason;
@@ -107,6 +117,7 @@ export class Host implements HostCore {
   private readonly tools = new Map<string, RegisteredTool>();
   private readonly connections = new Map<string, HostConnection>();
   private readonly sockets = new Set<Socket>();
+  private readonly usedNonces = new Set<string>();
   private server: Server | undefined;
   private boundPort: number | undefined;
   private currentState: HostStateName = 'ready';
@@ -306,6 +317,13 @@ export class Host implements HostCore {
     this.connections.delete(connection.id);
   }
 
+  firstUseOf(nonce: string): boolean {
+    if (this.usedNonces.has(nonce)) return false;
+    this.usedNonces.add(nonce);
+    if (this.usedNonces.size > MAX_REMEMBERED_NONCES) this.usedNonces.delete(this.usedNonces.values().next().value as string);
+    return true;
+  }
+
   // --- Internals ----------------------------------------------------------------------
 
   private accept(socket: Socket): void {
@@ -352,6 +370,7 @@ export class Host implements HostCore {
       name: this.identity.name,
       protocolVersion: PROTOCOL_VERSION,
       startedAt: this.startedAt,
+      auth: PROOF_AUTH,
     };
   }
 }

@@ -15,6 +15,7 @@ import {
   type FrameLimits,
   type StringLifter,
 } from '../protocol/index.js';
+import { PROOF_AUTH, clientProof, hostProof, newNonce, secretsMatch } from '../discovery/host-proof.js';
 import { SocketByteStream } from '../net/socket-stream.js';
 
 /**
@@ -27,6 +28,11 @@ export interface ConnectOptions {
   port: number;
   host?: string;
   token: string;
+  /**
+   * The record's `auth`. "proof": prove knowledge of the token instead of sending it, and
+   * accept only a host that proves it too (host-proof.ts). Anything else: send the token.
+   */
+  auth?: string | undefined;
   protocolVersion?: number;
   clientName?: string;
   clientVersion?: string;
@@ -76,12 +82,13 @@ export async function connectToHost(options: ConnectOptions): Promise<HostSessio
   rpc.onRequest(METHODS.ping, () => ({}));
   options.prepare?.(rpc);
   rpc.start();
+  const nonce = options.auth === PROOF_AUTH ? newNonce() : undefined;
   let raw: unknown;
   try {
     raw = await rpc.request(
       METHODS.hello,
       {
-        token: options.token,
+        ...(nonce ? { proof: { nonce, mac: clientProof(options.token, nonce) } } : { token: options.token }),
         protocolVersion: options.protocolVersion ?? PROTOCOL_VERSION,
         client: { name: options.clientName ?? 'tether', ...(options.clientVersion ? { version: options.clientVersion } : {}) },
         capabilities: options.capabilities ?? {},
@@ -100,9 +107,16 @@ export async function connectToHost(options: ConnectOptions): Promise<HostSessio
     rpc.close();
     throw new TetherError('INVALID_REQUEST', 'The host answered the handshake with an unexpected shape; is it a Tether host of a compatible version?');
   }
-  // The host listens where our 0600 record says and answered the handshake, so its large
-  // results go straight into full-size buffers. (A host does not prove it knows the token; a
-  // stranger on a stale port could at most make the link allocate FRONT_MAX_FRAME_BYTES.)
+  if (nonce && !secretsMatch(hello.data.proof?.mac ?? '', hostProof(options.token, nonce))) {
+    rpc.close();
+    throw new TetherError(
+      'HOST_UNVERIFIED',
+      `The program listening on ${options.host ?? '127.0.0.1'}:${options.port} did not prove it knows the editor's token, so it is not the editor (another program may hold its port, for example while the editor reloads). Nothing secret was sent to it; look for the editor again once its record changes.`,
+      { port: options.port },
+    );
+  }
+  // The host proved it knows the token (or, for an older host, listens where our 0600 record
+  // says and answered), so its large results go straight into full-size buffers.
   rpc.peerAuthenticated();
   return { rpc, hello: hello.data, socket };
 }

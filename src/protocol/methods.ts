@@ -39,14 +39,29 @@ const json = z.record(z.string(), z.unknown());
 
 // --- Handshake -------------------------------------------------------------------------
 
+/**
+ * The client shows it knows the host's token by a proof (the host's record says
+ * `"auth": "proof"`), or, with older hosts, by the token itself: one of the two.
+ */
+export const HelloProof = z.object({
+  /** Fresh per connection; at least 16 characters. */
+  nonce: z.string().min(16),
+  /** base64url HMAC-SHA256 of "tether/hello client <nonce>" under the token. */
+  mac: z.string(),
+});
+
 export const HelloParams = z.object({
-  token: z.string(),
+  token: z.string().optional(),
+  proof: HelloProof.optional(),
   protocolVersion: z.number().int(),
   client: z.object({ name: z.string(), version: z.string().optional() }).loose(),
   /** What the connecting side can relay to a human or a model, for tools that ask. */
   capabilities: z.object({ elicitation: z.boolean().optional(), sampling: z.boolean().optional() }).loose().optional(),
   /** The largest frame body the client reads; the host sends up to this (default: the host's own limit). */
   limits: z.object({ maxFrameBytes: z.number().int().positive() }).loose().optional(),
+}).refine((params) => (params.token === undefined) !== (params.proof === undefined), {
+  path: ['token'],
+  message: 'give either "token" or "proof" (not both)',
 });
 export type HelloParams = z.infer<typeof HelloParams>;
 
@@ -80,6 +95,8 @@ export const HelloResult = z.object({
   heartbeatMs: z.number(),
   state: HostStateName,
   connectionId: z.string(),
+  /** Present when the client sent a proof: base64url HMAC-SHA256 of "tether/hello host <nonce>" under the token. */
+  proof: z.object({ mac: z.string() }).loose().optional(),
 });
 export type HelloResult = z.infer<typeof HelloResult>;
 

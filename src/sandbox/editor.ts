@@ -4,7 +4,7 @@
  * that may block. A domain reload tears down both the host and the main thread and brings
  * them back a few seconds later, with only what is on disk surviving, as in Unity.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { Host } from '../host/host.js';
@@ -44,7 +44,6 @@ export interface SandboxOptions {
 export class SandboxEditor {
   readonly project: Project;
   readonly instanceId = randomUUID();
-  readonly token = randomBytes(24).toString('base64url');
   private host: Host | undefined;
   private bridge: MainThreadBridge | undefined;
   private preferredPort: number;
@@ -106,7 +105,8 @@ export class SandboxEditor {
       version: SANDBOX_VERSION,
       projectPath: this.project.root,
       port: this.preferredPort,
-      token: this.token,
+      // No token: each domain gets a fresh one (the Host makes it), so a token seen by whatever
+      // held the port during a reload is worth nothing afterwards. The instance stays the same.
       instanceId: this.instanceId,
       journalPath: this.project.journalPath,
       ...pick(this.options, ['heartbeatMs', 'retentionMs', 'maxConnections', 'pingIntervalMs', 'recordsDir']),

@@ -504,3 +504,25 @@ describe('HostLink: bye bookkeeping and record changes (defects found)', () => {
     expect(result.host.instanceId).toBe(healthy.identity.instanceId);
   });
 });
+
+describe('HostLink and a program that holds the editor\'s port', () => {
+  it('never sends it the token, and does not take it for the editor when it cannot prove it knows the token', async () => {
+    const ws = workspace();
+    // Whatever listens where the record points (a port taken while the editor reloaded): it
+    // answers the hello with a well-formed result, but it cannot know the editor's token.
+    const impostor = await startFake(ws);
+    impostor.writeRecord(ws.recordsDir, { auth: 'proof' });
+    const link = makeLink(ws, NO_RETRY);
+    const states = recordStates(link);
+    const hello = impostor.nextConnection();
+    link.start();
+    const connection = await hello;
+    await within(waitForState(link, 'lost'), 2_000, 'lost after the impostor answered');
+    expect(link.lastFailure?.code).toBe('HOST_UNVERIFIED');
+    expect(states).not.toContain('authenticated');
+    // What it received proves nothing it could reuse: no token, a proof bound to a fresh nonce.
+    expect(JSON.stringify(connection.received)).not.toContain(impostor.token);
+    expect(connection.received[0]).toMatchObject({ method: 'tether/hello', params: { proof: { nonce: expect.any(String), mac: expect.any(String) } } });
+    expect(connection.received).toHaveLength(1); // nothing else: no calls, no requests
+  });
+});
