@@ -122,3 +122,21 @@ export function readPrivateFile(path: string, bits: number): PrivateFileRead {
     closeSync(fd);
   }
 }
+
+/** Where Tether says what it refused to trust; a pino logger is one. */
+export interface WarningLog {
+  warn(data: Record<string, unknown>, message: string): void;
+}
+
+const warned = new Set<string>();
+
+/** The default WarningLog: a Node process warning, once per message and data (records are polled). */
+export const processWarnings: WarningLog = {
+  warn(data, message) {
+    const text = `${message} ${JSON.stringify(data)}`;
+    if (warned.has(text)) return;
+    if (warned.size >= 256) warned.clear();
+    warned.add(text);
+    process.emitWarning(text, { code: 'TETHER_UNTRUSTED_FILE' });
+  },
+};

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { writePrivateFile } from '../discovery/secure-file.js';
+import { OPEN_TO_OTHERS, ensurePrivateDir, processWarnings, readPrivateFile, writePrivateFile, type WarningLog } from '../discovery/secure-file.js';
 
 export function tokenPath(home: string): string {
   return join(home, 'serve-token');
@@ -15,14 +15,21 @@ export function serveStatePath(home: string): string {
   return join(home, 'serve.json');
 }
 
-/** The server's bearer token, created (0600) the first time. */
-export function loadOrCreateToken(home: string): string {
+/**
+ * The server's bearer token, created (0600) the first time. A token file someone else may know
+ * or have planted (another user's, readable or writable by others, a symbolic link) is not
+ * used: it is replaced by a new token, with a warning saying why. A home that is not private
+ * is tightened or refused (ensurePrivateDir) before anything is read from it.
+ */
+export function loadOrCreateToken(home: string, log: WarningLog = processWarnings): string {
   const path = tokenPath(home);
-  try {
-    const existing = readFileSync(path, 'utf8').trim();
-    if (existing.length >= 32) return existing;
-  } catch {
-    // First run.
+  ensurePrivateDir(home);
+  const existing = readPrivateFile(path, OPEN_TO_OTHERS);
+  if (existing.status === 'read') {
+    const token = existing.content.toString('utf8').trim();
+    if (token.length >= 32) return token;
+  } else if (existing.status === 'untrusted') {
+    log.warn({ path, reason: existing.reason }, 'serve token not trusted, so replaced by a new one (clients need the new token)');
   }
   const token = randomBytes(32).toString('base64url');
   writePrivateFile(path, `${token}\n`);

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OPEN_TO_OTHERS, UnsafeDirectoryError, WRITABLE_BY_OTHERS, ensurePrivateDir, readPrivateFile, whyNotPrivate, writePrivateFile } from '../../src/discovery/secure-file.js';
+import { OPEN_TO_OTHERS, UnsafeDirectoryError, WRITABLE_BY_OTHERS, ensurePrivateDir, processWarnings, readPrivateFile, whyNotPrivate, writePrivateFile } from '../../src/discovery/secure-file.js';
 import { cleanupProcesses, createWorkspace } from '../helpers/processes.js';
 
 afterEach(async () => {
@@ -165,5 +165,18 @@ describe('readPrivateFile', () => {
     writePrivateFile(path, 'planted');
     chownSync(path, 4242, 4242);
     expect(readPrivateFile(path, OPEN_TO_OTHERS)).toEqual({ status: 'untrusted', reason: 'it belongs to another user (uid 4242; this process runs as uid 0)' });
+  });
+});
+
+describe('processWarnings', () => {
+  it('emits a Node warning once per message and data, since records are read again on every poll', () => {
+    const emit = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    processWarnings.warn({ path: '/h/hosts/a.json', reason: 'r' }, 'host record not trusted, so skipped');
+    processWarnings.warn({ path: '/h/hosts/a.json', reason: 'r' }, 'host record not trusted, so skipped');
+    processWarnings.warn({ path: '/h/hosts/b.json', reason: 'r' }, 'host record not trusted, so skipped');
+    expect(emit.mock.calls).toEqual([
+      ['host record not trusted, so skipped {"path":"/h/hosts/a.json","reason":"r"}', { code: 'TETHER_UNTRUSTED_FILE' }],
+      ['host record not trusted, so skipped {"path":"/h/hosts/b.json","reason":"r"}', { code: 'TETHER_UNTRUSTED_FILE' }],
+    ]);
   });
 });
