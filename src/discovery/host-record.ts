@@ -1,13 +1,14 @@
 /**
  * Host records: how fronts find running hosts. A host writes one JSON file per instance
  * under $TETHER_HOME/hosts/ (0600, it holds the token), rewrites it when its port changes
- * and removes it on a clean exit. Readers skip, and delete, records whose process is gone.
+ * and removes it on a clean exit. Readers skip, and delete, records whose process is gone,
+ * and skip records they cannot trust.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { hostsDir } from './tether-home.js';
-import { writePrivateFile } from './secure-file.js';
+import { WRITABLE_BY_OTHERS, processWarnings, readPrivateFile, writePrivateFile, type WarningLog } from './secure-file.js';
 
 export const HostRecord = z.object({
   instanceId: z.string(),
@@ -49,8 +50,13 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
-/** Every live host's record; stale ones (dead pid) are deleted, unreadable ones skipped. */
-export function listHostRecords(dir = hostsDir()): HostRecord[] {
+/**
+ * Every live host's record; stale ones (dead pid) are deleted, unreadable ones skipped. A
+ * record is read only if it is a regular file of this user's that no one else may change, and
+ * never through a symbolic link: one planted by someone else would send the client, and the
+ * host token it presents, to their port. Such a record is skipped with a warning, and left.
+ */
+export function listHostRecords(dir = hostsDir(), log: WarningLog = processWarnings): HostRecord[] {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -63,7 +69,10 @@ export function listHostRecords(dir = hostsDir()): HostRecord[] {
     const path = join(dir, name);
     let parsed;
     try {
-      parsed = HostRecord.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+      const read = readPrivateFile(path, WRITABLE_BY_OTHERS);
+      if (read.status === 'untrusted') log.warn({ path, reason: read.reason }, 'host record not trusted, so skipped');
+      if (read.status !== 'read') continue;
+      parsed = HostRecord.safeParse(JSON.parse(read.content.toString('utf8')));
     } catch {
       continue; // half-written by a foreign tool, or removed while we read: not ours to judge
     }
