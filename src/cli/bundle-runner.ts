@@ -14,13 +14,13 @@
  */
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 // A namespace import: vm.constants only exists from Node 20.12, and a missing named export of a
 // built-in module fails at load time, before any check could run.
 import * as vm from 'node:vm';
-import { writePrivateFile } from '../discovery/secure-file.js';
+import { WRITABLE_BY_OTHERS, readPrivateFile, whyNotPrivate, writePrivateFile } from '../discovery/secure-file.js';
 import { tetherHome } from '../discovery/tether-home.js';
 
 type CommonJsWrapper = (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string) => void;
@@ -65,20 +65,18 @@ function readSource(bundle: string): string {
 
 /**
  * The cache, if present and written by this user alone: it becomes code, so a file or
- * directory that someone else owns or may write (a TETHER_HOME created loosely by hand) is
- * ignored, and the next exit writes a private one.
+ * directory that someone else owns or may write (a TETHER_HOME created loosely by hand), or a
+ * cache file that is a symbolic link, is ignored, and the next exit writes a private one
+ * (tightening a directory of ours, never using someone else's: see ensurePrivateDir).
  */
 function readOwnCache(cacheDir: string, cacheFile: string): Buffer | undefined {
-  let fd: number | undefined;
   try {
-    if (!ownedPrivately(statSync(cacheDir))) return undefined;
+    if (whyNotPrivate(statSync(cacheDir), WRITABLE_BY_OTHERS)) return undefined;
     // Checked and read through one descriptor: the file cannot be swapped in between.
-    fd = openSync(cacheFile, 'r');
-    return ownedPrivately(fstatSync(fd)) ? readFileSync(fd) : undefined;
+    const read = readPrivateFile(cacheFile, WRITABLE_BY_OTHERS);
+    return read.status === 'read' ? read.content : undefined;
   } catch {
     return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -103,20 +101,14 @@ function bundleIdentity(bundle: string): string {
 
 function saveCache(script: vm.Script, cacheDir: string, cacheFile: string, prefix: string): void {
   try {
-    // A directory others may write is not ours to fix silently: keep compiling from source.
-    if (existsSync(cacheDir) && !ownedPrivately(statSync(cacheDir))) return;
+    // Tightens a cache directory of ours that others may use; throws for someone else's.
     writePrivateFile(cacheFile, script.createCachedData());
     // Caches of the same command, Node and install for an older bundle are dead weight.
     for (const name of readdirSync(cacheDir)) {
       if (name.startsWith(prefix) && name.endsWith('.v8cache') && join(cacheDir, name) !== cacheFile) rmSync(join(cacheDir, name), { force: true });
     }
   } catch {
-    // A read-only or full disk costs the next start its cache, nothing else.
+    // A read-only or full disk, or a directory that is not ours, costs the next start its
+    // cache, nothing else.
   }
-}
-
-/** Whether this user owns the file and no one else may write it (true where there are no uids). */
-function ownedPrivately(stats: { uid: number; mode: number }): boolean {
-  const uid = process.getuid?.();
-  return uid === undefined || (stats.uid === uid && (stats.mode & 0o022) === 0);
 }

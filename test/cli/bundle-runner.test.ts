@@ -4,7 +4,7 @@
  * directory, reused (not rewritten) while valid, replaced when stale or corrupt, and never in
  * the way when it cannot be written.
  */
-import { chmodSync, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runBundle } from '../../src/cli/bundle-runner.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -107,11 +107,22 @@ describe('the CLI code cache', () => {
     const replaced = statSync(path);
     expect(replaced.mode & 0o777).toBe(0o600);
     expect(replaced.ino).not.toBe(first.ino);
-    // In a directory others may write, nothing is read or written.
+    // In a directory others may write, the cache is not read either: the directory is
+    // tightened to 0700 and a private cache written again at exit.
     chmodSync(cacheDir(workspace), 0o777);
-    rmSync(path);
     await tetherVersion(workspace);
-    expect(caches(workspace)).toEqual([]);
+    expect(statSync(cacheDir(workspace)).mode & 0o777).toBe(0o700);
+    const rewritten = statSync(path);
+    expect(rewritten.mode & 0o777).toBe(0o600);
+    expect(rewritten.ino).not.toBe(replaced.ino);
+    // A cache file that is a symbolic link is not read through (even to a private cache):
+    // replaced by a private file at exit, its target left alone.
+    const elsewhere = join(workspace.home, 'elsewhere.v8cache');
+    renameSync(path, elsewhere);
+    symlinkSync(elsewhere, path);
+    await tetherVersion(workspace);
+    expect(lstatSync(path).isFile()).toBe(true);
+    expect(statSync(elsewhere).ino).toBe(rewritten.ino);
   });
 
   it('does not stand in the way when it cannot be written', async () => {
