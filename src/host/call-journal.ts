@@ -6,7 +6,7 @@
  * its outcome is unknown.
  */
 import * as crypto from 'node:crypto';
-import { appendFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import * as nodeFs from 'node:fs';
 import { dirname } from 'node:path';
 import { canonicalJson, type CallState, type ToolResult } from '../protocol/index.js';
 
@@ -62,7 +62,7 @@ const sha256Hex: (text: string) => string =
 /** Where journal entries are kept. */
 export interface JournalStore {
   load(): JournalEntry[];
-  /** Records the entry's latest state durably before returning. */
+  /** Records the entry's latest state before returning; throws, having recorded nothing, when it cannot. */
   save(entry: JournalEntry): void;
   /** Replaces the whole store with these entries (compaction). */
   rewrite(entries: JournalEntry[]): void;
@@ -86,40 +86,110 @@ export class MemoryJournalStore implements JournalStore {
   }
 }
 
-/** An append-only JSON-lines file; the last line for a callId wins; a torn last line is skipped. */
+/** The file operations FileJournalStore uses (node:fs by default): a test can make a write fail part-way. */
+export interface JournalFileSystem {
+  openSync(path: string, flags: string, mode?: number): number;
+  closeSync(fd: number): void;
+  fstatSync(fd: number): { size: number };
+  readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
+  writeSync(fd: number, buffer: Uint8Array, offset: number, length: number): number;
+  ftruncateSync(fd: number, length: number): void;
+  readFileSync(path: string): Buffer;
+  mkdirSync(path: string, options: { recursive: true }): unknown;
+  renameSync(from: string, to: string): void;
+  rmSync(path: string, options: { force: true }): void;
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * An append-only JSON-lines file; the last line for a callId wins. A record counts only once
+ * its newline is written: a line without one was torn by a crash or a failed write (ENOSPC,
+ * EIO) before its save returned, so load skips it and the next save cuts it off before
+ * appending, and it can never swallow the record written after it.
+ */
 export class FileJournalStore implements JournalStore {
-  constructor(readonly path: string) {}
+  constructor(
+    readonly path: string,
+    private readonly fs: JournalFileSystem = nodeFs,
+  ) {}
 
   load(): JournalEntry[] {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = readFileSync(this.path, 'utf8');
+      bytes = this.fs.readFileSync(this.path);
     } catch {
       return [];
     }
     const latest = new Map<string, JournalEntry>();
-    for (const line of text.split('\n')) {
+    for (const line of bytes.subarray(0, bytes.lastIndexOf(NEWLINE) + 1).toString('utf8').split('\n')) {
       if (!line) continue;
       try {
         const entry = JSON.parse(line) as JournalEntry;
         if (typeof entry.callId === 'string') latest.set(entry.callId, entry);
       } catch {
-        // A line torn by a crash mid-write: the entry before it still stands.
+        // Not a record (damaged): the entry before it still stands.
       }
     }
     return [...latest.values()];
   }
 
   save(entry: JournalEntry): void {
-    mkdirSync(dirname(this.path), { recursive: true });
-    appendFileSync(this.path, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+    const line = Buffer.from(`${JSON.stringify(entry)}\n`);
+    this.fs.mkdirSync(dirname(this.path), { recursive: true });
+    const fd = this.fs.openSync(this.path, 'a+', 0o600);
+    try {
+      const size = this.cutTornTail(fd);
+      try {
+        this.writeAll(fd, line);
+      } catch (error) {
+        // Take back what part of the line got written; if even that fails, the next save cuts it.
+        try {
+          this.fs.ftruncateSync(fd, size);
+        } catch {
+          // The fragment stays until then; load skips it meanwhile.
+        }
+        throw error;
+      }
+    } finally {
+      this.fs.closeSync(fd);
+    }
   }
 
   rewrite(entries: JournalEntry[]): void {
-    mkdirSync(dirname(this.path), { recursive: true });
+    this.fs.mkdirSync(dirname(this.path), { recursive: true });
     const temp = `${this.path}.tmp`;
-    writeFileSync(temp, entries.map((e) => `${JSON.stringify(e)}\n`).join(''), { mode: 0o600 });
-    renameSync(temp, this.path);
+    const fd = this.fs.openSync(temp, 'w', 0o600);
+    try {
+      this.writeAll(fd, Buffer.from(entries.map((e) => `${JSON.stringify(e)}\n`).join('')));
+    } catch (error) {
+      this.fs.closeSync(fd);
+      this.fs.rmSync(temp, { force: true }); // give a full disk its space back
+      throw error;
+    }
+    this.fs.closeSync(fd);
+    this.fs.renameSync(temp, this.path);
+  }
+
+  /** Cuts the file back to its last newline when it ends in a torn line; returns its size then. */
+  private cutTornTail(fd: number): number {
+    const { size } = this.fs.fstatSync(fd);
+    if (size === 0) return 0;
+    const last = Buffer.alloc(1);
+    if (this.fs.readSync(fd, last, 0, 1, size - 1) === 1 && last[0] === NEWLINE) return size;
+    const window = Buffer.alloc(64 * 1024);
+    let end = size;
+    for (let newline = -1; newline < 0 && end > 0; ) {
+      const from = Math.max(0, end - window.length);
+      newline = window.subarray(0, this.fs.readSync(fd, window, 0, end - from, from)).lastIndexOf(NEWLINE);
+      end = newline >= 0 ? from + newline + 1 : from;
+    }
+    this.fs.ftruncateSync(fd, end);
+    return end;
+  }
+
+  private writeAll(fd: number, bytes: Buffer): void {
+    for (let offset = 0; offset < bytes.length; ) offset += this.fs.writeSync(fd, bytes, offset, bytes.length - offset);
   }
 }
 
@@ -165,11 +235,20 @@ export class CallJournal {
     return this.entries.get(callId);
   }
 
+  /** Drops an entry the store could not record: the call was never accepted. */
+  forget(callId: string): void {
+    this.entries.delete(callId);
+  }
+
   values(): IterableIterator<JournalEntry> {
     return this.entries.values();
   }
 
-  /** Records the entry's current state durably. */
+  /**
+   * Records the entry's current state durably. Throws when the store cannot (a full or failing
+   * disk): the store then holds the entry's previous record, while memory holds the entry as
+   * given, and the caller decides what that means for the call.
+   */
   save(entry: JournalEntry): void {
     this.entries.set(entry.callId, entry);
     if (entry.volatile) return;
@@ -200,8 +279,17 @@ export class CallJournal {
     return isFinal(entry) && entry.finishedAt !== undefined && now - entry.finishedAt > this.retentionMs;
   }
 
+  /**
+   * Rewrites the store from memory. One that fails (a full disk) leaves the file as it was, a
+   * valid journal, only longer: it must not fail the save or the call that happened to
+   * trigger it, and a later one tries again.
+   */
   private compact(): void {
     this.writesSinceCompaction = 0;
-    this.store.rewrite([...this.entries.values()].filter((entry) => !entry.volatile));
+    try {
+      this.store.rewrite([...this.entries.values()].filter((entry) => !entry.volatile));
+    } catch {
+      // Kept as it was; see above.
+    }
   }
 }

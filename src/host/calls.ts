@@ -155,11 +155,11 @@ export class CallManager {
       entry.aliasOf = twin.entry.callId;
       entry.state = twin.entry.state;
       if (twin.entry.startedAt !== undefined) entry.startedAt = twin.entry.startedAt;
-      this.journal.save(entry);
+      this.accept(entry);
       this.addRequester(twin, entry);
       return this.await(params.callId, observer, abandoned);
     }
-    this.journal.save(entry);
+    this.accept(entry);
     // Attached before it is queued, so the starter hears even the first "running" progress.
     this.enqueue(entry, { observer, callId: entry.callId, waiting: 0 });
     return this.await(params.callId, observer, abandoned);
@@ -251,6 +251,20 @@ export class CallManager {
     this.ensureHeartbeat();
   }
 
+  /** Journals a new callId; one the journal cannot take is not accepted, and nothing ran. */
+  private accept(entry: JournalEntry): void {
+    try {
+      this.journal.save(entry);
+    } catch (failure) {
+      this.journal.forget(entry.callId);
+      throw new TetherError(
+        'INTERNAL_ERROR',
+        `The host could not write call "${entry.callId}" to its journal (${describe(failure)}), so it did not accept it: nothing ran. Free disk space (or fix the disk) and send it again.`,
+        { callId: entry.callId, tool: entry.tool, started: false },
+      );
+    }
+  }
+
   private addRequester(call: LiveCall, entry: JournalEntry): void {
     call.requesters.set(entry.callId, { entry, onWithdraw: new Set() });
     this.live.set(entry.callId, call);
@@ -292,15 +306,33 @@ export class CallManager {
       this.finish(call, undefined, unknownTool(entry.tool, this.options.tools().keys()));
       return;
     }
-    const abort = new LazyAbort();
-    call.abort = abort;
     const now = Date.now();
     // Written before the tool runs: a crash from here on is "interrupted", for every requester.
-    for (const requester of call.requesters.values()) {
-      requester.entry.state = 'running';
-      requester.entry.startedAt = now;
-      this.journal.save(requester.entry);
+    // A tool whose start cannot be journaled does not run: a crash would run it again.
+    try {
+      for (const requester of call.requesters.values()) {
+        requester.entry.state = 'running';
+        requester.entry.startedAt = now;
+        this.journal.save(requester.entry);
+      }
+    } catch (failure) {
+      for (const { entry: requester } of call.requesters.values()) {
+        requester.state = 'queued';
+        delete requester.startedAt;
+      }
+      this.finish(
+        call,
+        undefined,
+        new TetherError(
+          'INTERNAL_ERROR',
+          `The host could not write to its journal that "${entry.tool}" was starting (${describe(failure)}), so it did not run it. Free disk space (or fix the disk), then call again with a fresh callId.`,
+          { callId: entry.callId, tool: entry.tool, started: false },
+        ),
+      );
+      return;
     }
+    const abort = new LazyAbort();
+    call.abort = abort;
     // A call that started at once needs no "running" notice (one frame less per call);
     // one that waited in the queue does, and heartbeats follow either way.
     if (call.waited) this.sendProgress(call, false);
@@ -363,15 +395,8 @@ export class CallManager {
   private finish(call: LiveCall, result: ToolResult | undefined, error: TetherError | undefined): void {
     const { entry } = call;
     if (isFinal(entry)) return;
-    entry.finishedAt = Date.now();
-    if (error) {
-      entry.state = stateFor(error);
-      entry.error = wireError(error, entry.callId);
-    } else {
-      entry.state = 'completed';
-      entry.result = result ?? { content: [] };
-    }
-    this.journal.save(entry);
+    if (error) this.finalize(entry, stateFor(error), undefined, wireError(error));
+    else this.finalize(entry, 'completed', result ?? { content: [] }, undefined);
     for (const [callId, requester] of call.requesters) {
       this.live.delete(callId);
       if (requester.entry === entry) continue;
@@ -394,12 +419,30 @@ export class CallManager {
     else this.finalize(alias, 'interrupted', undefined, wireError(new TetherError('OUTCOME_UNKNOWN', `The call "${alias.callId}" shared an execution whose outcome is unknown.`)));
   }
 
+  /**
+   * Records a final state. If the journal cannot take it, memory keeps it (and the next
+   * compaction writes it) and the call's outcome stands, except for a call that never ran:
+   * the journal still says "queued", which runs on the next load, so no one may be told
+   * that it will not run.
+   */
   private finalize(target: JournalEntry, state: JournalEntry['state'], result: ToolResult | undefined, error: JournalError | undefined): void {
+    const neverRan = target.state === 'queued';
     target.state = state;
     target.finishedAt = Date.now();
     if (result) target.result = result;
     if (error) target.error = { ...error, data: { ...error.data, callId: target.callId } };
-    this.journal.save(target);
+    try {
+      this.journal.save(target);
+    } catch (failure) {
+      if (!neverRan) return;
+      target.state = 'interrupted';
+      delete target.result;
+      target.error = {
+        code: 'OUTCOME_UNKNOWN',
+        message: `The host could not write the outcome of call "${target.callId}" to its journal (${describe(failure)}). "${target.tool}" has not run, but the journal still shows it queued, so it may run if the host restarts before it can write its journal again. Check the editor's state before running it again.`,
+        data: { callId: target.callId, tool: target.tool },
+      };
+    }
   }
 
   private sendProgress(call: LiveCall, heartbeat: boolean): void {
@@ -429,8 +472,13 @@ export class CallManager {
   }
 }
 
-function wireError(error: TetherError, callId?: string): JournalError {
-  return { code: error.code, message: error.message, data: { ...error.data, ...(callId ? { callId } : {}) } };
+function wireError(error: TetherError): JournalError {
+  return { code: error.code, message: error.message, data: { ...error.data } };
+}
+
+/** A failed journal write in a message: "ENOSPC: no space left on device, write". */
+function describe(failure: unknown): string {
+  return failure instanceof Error ? failure.message : String(failure);
 }
 
 function stateFor(error: TetherError): JournalEntry['state'] {

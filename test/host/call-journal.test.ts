@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CallJournal, FileJournalStore, MemoryJournalStore, hashArguments, type JournalEntry } from '../../src/host/call-journal.js';
 import { canonicalJson } from '../../src/protocol/index.js';
+import { faultyDisk } from './faulty-disk.js';
 
 function entry(callId: string, state: JournalEntry['state'], extra: Partial<JournalEntry> = {}): JournalEntry {
   return { callId, tool: 't', arguments: {}, argsHash: 'h', lane: 'c1', state, queuedAt: 0, ...extra };
@@ -65,5 +66,36 @@ describe('CallJournal', () => {
     journal.save(entry('w', 'completed', { finishedAt: Date.now() }));
     expect(journal.get('r')).toBeDefined();
     expect(store.load().map((e) => e.callId)).toEqual(['w']);
+  });
+
+  it.each([
+    ['the failed write is taken back', false],
+    ['taking it back fails too, so the next save cuts it off', true],
+  ])('keeps a record saved after a write that failed part-way (%s)', (_how, truncateFails) => {
+    const path = join(mkdtempSync(join(tmpdir(), 'journal-')), 'journal.jsonl');
+    const disk = faultyDisk();
+    const journal = new CallJournal(new FileJournalStore(path, disk.fs), 60_000);
+    journal.save(entry('a', 'queued'));
+    const before = readFileSync(path, 'utf8');
+    // Another call's record hits a full disk: half of it lands, then ENOSPC.
+    disk.fail((text) => text.includes('"b"'), { truncateFails });
+    expect(() => journal.save(entry('b', 'queued'))).toThrow(/ENOSPC/);
+    if (!truncateFails) expect(readFileSync(path, 'utf8')).toBe(before);
+    disk.heal();
+    // "a" leaves the queue: its "running" record must not land on the fragment's line...
+    journal.save(entry('a', 'running', { startedAt: 1 }));
+    // ...or a crash now would queue "a" again, and it would run twice.
+    const { requeue, interrupted } = new CallJournal(new FileJournalStore(path), 60_000).load();
+    expect(interrupted.map((e) => e.callId)).toEqual(['a']);
+    expect(requeue).toEqual([]);
+  });
+
+  it('counts a record only once its newline is written', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'journal-')), 'journal.jsonl');
+    const journal = new CallJournal(new FileJournalStore(path), 60_000);
+    journal.save(entry('a', 'queued'));
+    // A crash just before the newline: the save never returned, so the tool never started.
+    appendFileSync(path, JSON.stringify(entry('a', 'running', { startedAt: 1 })));
+    expect(new CallJournal(new FileJournalStore(path), 60_000).load().requeue.map((e) => e.callId)).toEqual(['a']);
   });
 });

@@ -1,0 +1,71 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { FileJournalStore } from '../../src/host/call-journal.js';
+import { Host } from '../../src/host/index.js';
+import { connectToHost } from '../../src/link/host-client.js';
+import { METHODS, type TetherError } from '../../src/protocol/index.js';
+import { faultyDisk } from './faulty-disk.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A host whose journal file is on a disk the test can make fail, with one side-effecting tool that counts its runs. */
+async function hostOnFaultyDisk() {
+  const home = mkdtempSync(join(tmpdir(), 'tether-disk-'));
+  const journalPath = join(home, 'journal.jsonl');
+  const disk = faultyDisk();
+  const host = new Host({ kind: 'test', name: 'T', version: '1', projectPath: home, recordsDir: join(home, 'hosts'), advertise: false, journalStore: new FileJournalStore(journalPath, disk.fs) });
+  const runs: string[] = [];
+  host.tool({ name: 'touch', description: 'writes', input: z.object({ n: z.number() }), handler: (_args, ctx) => void runs.push(ctx.callId) });
+  await host.start();
+  cleanups.push(() => host.close());
+  const { rpc } = await connectToHost({ port: host.port!, token: host.token });
+  cleanups.push(() => rpc.close());
+  const call = (callId: string, n = 1) => rpc.request(METHODS.callStart, { callId, tool: 'touch', arguments: { n } }).catch((e: TetherError) => e);
+  /** What a host starting on this journal now would do: the calls it would queue again. */
+  const requeuedOnRestart = () =>
+    new FileJournalStore(journalPath)
+      .load()
+      .filter((e) => e.state === 'queued')
+      .map((e) => e.callId);
+  return { disk, rpc, runs, call, requeuedOnRestart };
+}
+
+describe('a journal that cannot be written', () => {
+  it('does not run a tool whose "running" record failed, and says so with a typed error', async () => {
+    const h = await hostOnFaultyDisk();
+    h.disk.fail((text) => text.includes('"state":"running"'));
+    expect(await h.call('w1')).toMatchObject({ code: 'INTERNAL_ERROR', data: { callId: 'w1', started: false, state: 'failed' } });
+    expect(h.runs).toEqual([]);
+    // The failure was journaled, so a restart does not run it either.
+    expect(h.requeuedOnRestart()).toEqual([]);
+    h.disk.heal();
+    await h.call('w2');
+    expect(h.runs).toEqual(['w2']);
+  });
+
+  it('reports an unknown outcome when it cannot record that a call did not run either', async () => {
+    const h = await hostOnFaultyDisk();
+    h.disk.fail((text) => !text.includes('"state":"queued"'));
+    expect(await h.call('w1')).toMatchObject({ code: 'OUTCOME_UNKNOWN', data: { callId: 'w1', state: 'interrupted' } });
+    expect(h.runs).toEqual([]);
+    // Why "unknown": the journal still says queued, so a restart now would run it.
+    expect(h.requeuedOnRestart()).toEqual(['w1']);
+  });
+
+  it('refuses a call whose "queued" record failed, journaling nothing, so the callId can be sent again', async () => {
+    const h = await hostOnFaultyDisk();
+    h.disk.fail(() => true);
+    expect(await h.call('w1')).toMatchObject({ code: 'INTERNAL_ERROR', data: { callId: 'w1', started: false } });
+    await expect(h.rpc.request(METHODS.callStatus, { callId: 'w1' })).rejects.toMatchObject({ code: 'UNKNOWN_CALL' });
+    h.disk.heal();
+    expect(h.requeuedOnRestart()).toEqual([]);
+    expect(await h.call('w1')).toMatchObject({ callId: 'w1', replayed: false });
+    expect(h.runs).toEqual(['w1']);
+  });
+});
