@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CallJournal, FileJournalStore, MemoryJournalStore, hashArguments, type JournalEntry } from '../../src/host/call-journal.js';
 import { canonicalJson } from '../../src/protocol/index.js';
@@ -97,5 +97,23 @@ describe('CallJournal', () => {
     // A crash just before the newline: the save never returned, so the tool never started.
     appendFileSync(path, JSON.stringify(entry('a', 'running', { startedAt: 1 })));
     expect(new CallJournal(new FileJournalStore(path), 60_000).load().requeue.map((e) => e.callId)).toEqual(['a']);
+  });
+
+  it('syncs the records whose loss could let a call run: "running", and the end of a call that never started', () => {
+    const saved: string[] = [];
+    const journal = new CallJournal({ load: () => [], rewrite: () => undefined, save: (e, sync) => void saved.push(`${e.callId}:${e.state}${sync ? ' synced' : ''}`) }, 60_000);
+    journal.save(entry('ran', 'queued'));
+    journal.save(entry('ran', 'running', { startedAt: 1 }));
+    journal.save(entry('ran', 'completed', { startedAt: 1, finishedAt: 2 }));
+    journal.save(entry('dropped', 'queued'));
+    journal.save(entry('dropped', 'cancelled', { finishedAt: 2 }));
+    expect(saved).toEqual(['ran:queued', 'ran:running synced', 'ran:completed', 'dropped:queued', 'dropped:cancelled synced']);
+  });
+
+  it("syncs a compaction's temporary file before the rename, and the directory after it", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'journal-'));
+    const disk = faultyDisk();
+    new FileJournalStore(join(dir, 'journal.jsonl'), disk.fs).rewrite([entry('a', 'queued')]);
+    expect(disk.ops).toEqual(['write journal.jsonl.tmp queued', 'fsync journal.jsonl.tmp', 'rename journal.jsonl.tmp', `fsync ${basename(dir)}`]);
   });
 });

@@ -14,14 +14,23 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A host whose journal file is on a disk the test can make fail, with one side-effecting tool that counts its runs. */
+/**
+ * A host whose journal file is on a disk the test can make fail and watch, with a
+ * side-effecting tool and a read-only one; each run is logged with the disk's operations.
+ */
 async function hostOnFaultyDisk() {
   const home = mkdtempSync(join(tmpdir(), 'tether-disk-'));
   const journalPath = join(home, 'journal.jsonl');
   const disk = faultyDisk();
   const host = new Host({ kind: 'test', name: 'T', version: '1', projectPath: home, recordsDir: join(home, 'hosts'), advertise: false, journalStore: new FileJournalStore(journalPath, disk.fs) });
   const runs: string[] = [];
-  host.tool({ name: 'touch', description: 'writes', input: z.object({ n: z.number() }), handler: (_args, ctx) => void runs.push(ctx.callId) });
+  const run = (callId: string) => {
+    runs.push(callId);
+    disk.ops.push(`tool ${callId}`);
+    return 'done';
+  };
+  host.tool({ name: 'touch', description: 'writes', input: z.object({ n: z.number() }), handler: (_args, ctx) => run(ctx.callId) });
+  host.tool({ name: 'look', description: 'reads', annotations: { readOnlyHint: true }, handler: (_args, ctx) => run(ctx.callId) });
   await host.start();
   cleanups.push(() => host.close());
   const { rpc } = await connectToHost({ port: host.port!, token: host.token });
@@ -33,7 +42,8 @@ async function hostOnFaultyDisk() {
       .load()
       .filter((e) => e.state === 'queued')
       .map((e) => e.callId);
-  return { disk, rpc, runs, call, requeuedOnRestart };
+  const look = (callId: string) => rpc.request(METHODS.callStart, { callId, tool: 'look' });
+  return { disk, rpc, runs, call, look, requeuedOnRestart };
 }
 
 describe('a journal that cannot be written', () => {
@@ -67,5 +77,17 @@ describe('a journal that cannot be written', () => {
     expect(h.requeuedOnRestart()).toEqual([]);
     expect(await h.call('w1')).toMatchObject({ callId: 'w1', replayed: false });
     expect(h.runs).toEqual(['w1']);
+  });
+});
+
+describe('journal durability', () => {
+  it('syncs "running" to the disk before the tool starts, once per side-effecting call, and never for a read-only one', async () => {
+    const h = await hostOnFaultyDisk();
+    h.disk.ops.length = 0; // what starting the host wrote
+    await h.call('w1');
+    expect(h.disk.ops).toEqual(['write journal.jsonl queued', 'write journal.jsonl running', 'fdatasync journal.jsonl', 'tool w1', 'write journal.jsonl completed']);
+    h.disk.ops.length = 0;
+    await h.look('r1');
+    expect(h.disk.ops).toEqual(['tool r1']);
   });
 });
