@@ -89,15 +89,20 @@ export class CallManager {
     this.journal = options.journal;
   }
 
-  /** Loads the journal a previous life left and queues again the calls that never started. */
+  /**
+   * Loads the journal a previous life left and queues again the calls that never started.
+   * Every execution has its aliases back before the first is queued: one may start at once,
+   * and its aliases must go "running" with it.
+   */
   restore(): void {
     const { requeue } = this.journal.load();
-    for (const entry of requeue.filter((e) => !e.aliasOf)) this.enqueue(entry);
+    const calls = requeue.filter((e) => !e.aliasOf).map((entry) => this.track(entry));
     for (const alias of requeue.filter((e) => e.aliasOf)) {
       const call = this.live.get(alias.aliasOf as string);
       if (call) this.addRequester(call, alias);
       else this.copyOutcome(alias, this.journal.get(alias.aliasOf as string));
     }
+    for (const call of calls) this.schedule(call);
   }
 
   /**
@@ -232,6 +237,11 @@ export class CallManager {
   }
 
   private enqueue(entry: JournalEntry, listener?: Listener): void {
+    this.schedule(this.track(entry, listener));
+  }
+
+  /** Makes a queued entry a live execution that requesters can attach to; schedule runs it. */
+  private track(entry: JournalEntry, listener?: Listener): LiveCall {
     const call: LiveCall = {
       entry,
       requesters: new Map(),
@@ -239,15 +249,20 @@ export class CallManager {
       waiters: new Set(),
       lastSentAt: Date.now(),
       lastProgress: {},
-      waited: this.executor.busy || this.executor.queued > 0,
+      waited: false,
     };
     this.addRequester(call, entry);
     this.executions.add(call);
     // An 'allow' twin runs on its own and must not take the place of the one others share.
     if (!this.inFlight.has(entry.argsHash) && this.policyOf(entry.tool) !== 'allow') this.inFlight.set(entry.argsHash, call);
+    return call;
+  }
+
+  private schedule(call: LiveCall): void {
+    call.waited = this.executor.busy || this.executor.queued > 0;
     // A tool that says it does not need the main thread does not wait for it.
-    if (this.options.tools().get(entry.tool)?.descriptor.execution.mainThread === false) void this.execute(call);
-    else this.executor.enqueue(entry.lane, call);
+    if (this.options.tools().get(call.entry.tool)?.descriptor.execution.mainThread === false) void this.execute(call);
+    else this.executor.enqueue(call.entry.lane, call);
     this.ensureHeartbeat();
   }
 
