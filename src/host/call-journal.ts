@@ -32,6 +32,12 @@ export interface JournalEntry {
   /** Set when this callId shares the execution of an identical call already in flight. */
   aliasOf?: string;
   /**
+   * Set when this callId withdrew from a shared execution that others still wanted
+   * (calls/cancel): the CANCELLED error its requests got. An alias that withdrew ends
+   * cancelled with it, whatever the execution's outcome.
+   */
+  withdrawn?: JournalError;
+  /**
    * Kept in memory only. Read-only calls need no durable record: running one again after a
    * restart is harmless, and skipping the disk keeps them fast.
    */
@@ -221,9 +227,10 @@ export class FileJournalStore implements JournalStore {
 /**
  * Whether a record must be on the disk itself before save returns: those whose loss to a
  * power cut or an OS crash could let a call run when it must not. "running", written before
- * the tool starts, so a restart finds it interrupted instead of queued; and the final state
- * of a call that never started (cancelled or failed while queued), which a restart would
- * otherwise queue again. The others only reach the OS, which no crash of the host process
+ * the tool starts, so a restart finds it interrupted instead of queued; the final state of a
+ * call that never started (cancelled or failed while queued), which a restart would
+ * otherwise queue again; and a withdrawal from a shared call, which a restart would
+ * otherwise forget, so that the call could run for a requester told it was cancelled. The others only reach the OS, which no crash of the host process
  * loses; a power cut may, leaving the record before, which errs toward "unknown" (a lost
  * "queued" makes the callId UNKNOWN_CALL, a lost final state leaves "running", hence
  * interrupted), never toward a second run. So a side-effecting call pays one sync, for
@@ -232,7 +239,8 @@ export class FileJournalStore implements JournalStore {
  * Read-only calls are journaled in memory only and pay none.
  */
 function mustSync(entry: JournalEntry): boolean {
-  return entry.state === 'running' || (isFinal(entry) && entry.startedAt === undefined);
+  if (isFinal(entry)) return entry.startedAt === undefined;
+  return entry.state === 'running' || entry.withdrawn !== undefined;
 }
 
 export class CallJournal {

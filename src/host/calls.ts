@@ -43,11 +43,9 @@ export interface CallManagerOptions {
   defaultDeadlineMs: number;
 }
 
-/** One callId that wants the outcome of a live execution. */
+/** One callId that wants the outcome of a live execution (unless its entry says it withdrew). */
 interface Requester {
   entry: JournalEntry;
-  /** Set when this requester cancelled while others still wanted the call. */
-  withdrawn?: TetherError;
   onWithdraw: Set<(error: TetherError) => void>;
 }
 
@@ -92,17 +90,23 @@ export class CallManager {
   /**
    * Loads the journal a previous life left and queues again the calls that never started.
    * Every execution has its aliases back before the first is queued: one may start at once,
-   * and its aliases must go "running" with it.
+   * and its aliases must go "running" with it. Withdrawals are journaled, so they still
+   * hold: an execution whose requesters had all withdrawn is cancelled and never runs, and a
+   * withdrawn alias cut off while running ends cancelled, as its requests were told.
    */
   restore(): void {
-    const { requeue } = this.journal.load();
+    const { requeue, interrupted } = this.journal.load();
+    for (const alias of interrupted.filter((e) => e.aliasOf && e.withdrawn)) this.copyOutcome(alias, undefined);
     const calls = requeue.filter((e) => !e.aliasOf).map((entry) => this.track(entry));
     for (const alias of requeue.filter((e) => e.aliasOf)) {
       const call = this.live.get(alias.aliasOf as string);
       if (call) this.addRequester(call, alias);
       else this.copyOutcome(alias, this.journal.get(alias.aliasOf as string));
     }
-    for (const call of calls) this.schedule(call);
+    for (const call of calls) {
+      if ([...call.requesters.values()].some((r) => !r.entry.withdrawn)) this.schedule(call);
+      else this.finish(call, undefined, new TetherError('CANCELLED', `Call "${call.entry.callId}" was cancelled before it started: every requester had cancelled.`, { callId: call.entry.callId, started: false }));
+    }
   }
 
   /**
@@ -200,14 +204,25 @@ export class CallManager {
     const requester = call?.requesters.get(callId);
     if (!call || !requester) return this.status(callId);
     const started = call.entry.state === 'running';
-    const others = [...call.requesters.entries()].filter(([id, r]) => id !== callId && !r.withdrawn).length;
+    const others = [...call.requesters.entries()].filter(([id, r]) => id !== callId && !r.entry.withdrawn).length;
     if (others > 0) {
       const error = new TetherError('CANCELLED', `Call "${callId}" was cancelled for this requester: ${reason} The shared execution continues for ${others} other requester(s).`, {
         callId,
         started,
         shared: true,
       });
-      requester.withdrawn = error;
+      // Journaled before anyone hears of it: a reload must not make this requester want the call again.
+      requester.entry.withdrawn = wireError(error);
+      try {
+        this.journal.save(requester.entry);
+      } catch (failure) {
+        delete requester.entry.withdrawn;
+        throw new TetherError(
+          'INTERNAL_ERROR',
+          `The host could not write the cancellation of call "${callId}" to its journal (${describe(failure)}), so nothing was cancelled. Free disk space (or fix the disk) and cancel again.`,
+          { callId },
+        );
+      }
       for (const notify of requester.onWithdraw) notify(error);
       return this.status(callId);
     }
@@ -290,7 +305,16 @@ export class CallManager {
     const call = this.live.get(callId);
     const requester = call?.requesters.get(callId);
     if (!call || !requester) return outcomeOf(this.journal.get(callId) as JournalEntry, true);
-    requester.withdrawn = undefined; // asking again is wanting it again
+    if (requester.entry.withdrawn) {
+      // Asking again is wanting it again. Should the journal not take that, it still says
+      // withdrawn, which can only get the call cancelled, and that is what this request hears.
+      delete requester.entry.withdrawn;
+      try {
+        this.journal.save(requester.entry);
+      } catch {
+        // As above.
+      }
+    }
     // The starter's listener was attached when the call was queued; a repeat shares it.
     let listener = call.listeners.find((l) => l.observer === observer && l.callId === callId);
     if (!listener) call.listeners.push((listener = { observer, callId, waiting: 0 }));
@@ -414,9 +438,7 @@ export class CallManager {
     else this.finalize(entry, 'completed', result ?? { content: [] }, undefined);
     for (const [callId, requester] of call.requesters) {
       this.live.delete(callId);
-      if (requester.entry === entry) continue;
-      if (requester.withdrawn) this.finalize(requester.entry, 'cancelled', undefined, wireError(requester.withdrawn));
-      else this.copyOutcome(requester.entry, entry);
+      if (requester.entry !== entry) this.copyOutcome(requester.entry, entry);
     }
     if (this.inFlight.get(entry.argsHash) === call) this.inFlight.delete(entry.argsHash);
     this.executions.delete(call);
@@ -428,9 +450,10 @@ export class CallManager {
     this.journal.prune();
   }
 
-  /** An alias ends as the execution it shared ended. */
+  /** An alias ends as the execution it shared ended, or cancelled if it withdrew. */
   private copyOutcome(alias: JournalEntry, source: JournalEntry | undefined): void {
-    if (source && isFinal(source)) this.finalize(alias, source.state, source.result, source.error);
+    if (alias.withdrawn) this.finalize(alias, 'cancelled', undefined, alias.withdrawn);
+    else if (source && isFinal(source)) this.finalize(alias, source.state, source.result, source.error);
     else this.finalize(alias, 'interrupted', undefined, wireError(new TetherError('OUTCOME_UNKNOWN', `The call "${alias.callId}" shared an execution whose outcome is unknown.`)));
   }
 

@@ -99,7 +99,7 @@ describe('CallJournal', () => {
     expect(new CallJournal(new FileJournalStore(path), 60_000).load().requeue.map((e) => e.callId)).toEqual(['a']);
   });
 
-  it('syncs the records whose loss could let a call run: "running", and the end of a call that never started', () => {
+  it('syncs the records whose loss could let a call run: "running", the end of a call that never started, a withdrawal', () => {
     const saved: string[] = [];
     const journal = new CallJournal({ load: () => [], rewrite: () => undefined, save: (e, sync) => void saved.push(`${e.callId}:${e.state}${sync ? ' synced' : ''}`) }, 60_000);
     journal.save(entry('ran', 'queued'));
@@ -107,7 +107,8 @@ describe('CallJournal', () => {
     journal.save(entry('ran', 'completed', { startedAt: 1, finishedAt: 2 }));
     journal.save(entry('dropped', 'queued'));
     journal.save(entry('dropped', 'cancelled', { finishedAt: 2 }));
-    expect(saved).toEqual(['ran:queued', 'ran:running synced', 'ran:completed', 'dropped:queued', 'dropped:cancelled synced']);
+    journal.save(entry('left', 'queued', { aliasOf: 'ran', withdrawn: { code: 'CANCELLED', message: 'Cancelled for this requester.' } }));
+    expect(saved).toEqual(['ran:queued', 'ran:running synced', 'ran:completed', 'dropped:queued', 'dropped:cancelled synced', 'left:queued synced']);
   });
 
   it("syncs a compaction's temporary file before the rename, and the directory after it", () => {

@@ -16,7 +16,8 @@ afterEach(async () => {
 
 /**
  * A host whose journal file is on a disk the test can make fail and watch, with a
- * side-effecting tool and a read-only one; each run is logged with the disk's operations.
+ * side-effecting tool, a read-only one, and a side-effecting one that runs until released;
+ * each run is logged with the disk's operations.
  */
 async function hostOnFaultyDisk() {
   const home = mkdtempSync(join(tmpdir(), 'tether-disk-'));
@@ -31,6 +32,8 @@ async function hostOnFaultyDisk() {
   };
   host.tool({ name: 'touch', description: 'writes', input: z.object({ n: z.number() }), handler: (_args, ctx) => run(ctx.callId) });
   host.tool({ name: 'look', description: 'reads', annotations: { readOnlyHint: true }, handler: (_args, ctx) => run(ctx.callId) });
+  let release!: () => void;
+  host.tool({ name: 'hold', description: 'writes, when released', handler: (_args, ctx) => new Promise((resolve) => (release = () => resolve(run(ctx.callId)))) });
   await host.start();
   cleanups.push(() => host.close());
   const { rpc } = await connectToHost({ port: host.port!, token: host.token });
@@ -43,7 +46,9 @@ async function hostOnFaultyDisk() {
       .filter((e) => e.state === 'queued')
       .map((e) => e.callId);
   const look = (callId: string) => rpc.request(METHODS.callStart, { callId, tool: 'look' });
-  return { disk, rpc, runs, call, look, requeuedOnRestart };
+  const hold = (callId: string) => rpc.request(METHODS.callStart, { callId, tool: 'hold' });
+  const status = (callId: string) => rpc.request<{ state: string; attachedTo?: string }>(METHODS.callStatus, { callId });
+  return { disk, rpc, runs, call, look, hold, status, release: () => release(), requeuedOnRestart };
 }
 
 describe('a journal that cannot be written', () => {
@@ -77,6 +82,21 @@ describe('a journal that cannot be written', () => {
     expect(h.requeuedOnRestart()).toEqual([]);
     expect(await h.call('w1')).toMatchObject({ callId: 'w1', replayed: false });
     expect(h.runs).toEqual(['w1']);
+  });
+
+  it('refuses a withdrawal from a shared call that it cannot journal: nothing is cancelled', async () => {
+    const h = await hostOnFaultyDisk();
+    const first = h.hold('one');
+    await expect.poll(async () => (await h.status('one')).state).toBe('running');
+    const second = h.hold('two');
+    await expect.poll(async () => (await h.status('two')).attachedTo).toBe('one');
+    h.disk.fail((text) => text.includes('"withdrawn"'));
+    await expect(h.rpc.request(METHODS.callCancel, { callId: 'two' })).rejects.toMatchObject({ code: 'INTERNAL_ERROR', data: { callId: 'two' } });
+    h.disk.heal();
+    h.release();
+    // Still a requester: it gets the shared result.
+    expect(await second).toMatchObject({ callId: 'two', attachedTo: 'one' });
+    await first;
   });
 });
 

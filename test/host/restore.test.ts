@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { CallObserver } from '../../src/host/calls.js';
+import { FileJournalStore, hashArguments, type JournalEntry } from '../../src/host/call-journal.js';
 import { Host } from '../../src/host/index.js';
 import type { CallState } from '../../src/protocol/index.js';
 
@@ -43,7 +44,8 @@ function editor() {
     const build = (callId: string, target: string, by = 'c1') => outcome(host.calls.start({ callId, tool: 'build', arguments: { target } }, observer(by)));
     return { host, seen, build };
   };
-  return { runs, release, life };
+  const journal = new FileJournalStore(join(home, 'journal.jsonl'));
+  return { runs, release, life, journal };
 }
 
 describe('restoring the journal after a reload', () => {
@@ -62,5 +64,66 @@ describe('restoring the journal after a reload', () => {
     expect(b.seen).toEqual([{ T: 'running', AL: 'running' }]);
     e.release();
     await expect.poll(() => b.host.calls.status('AL').state).toBe('completed');
+  });
+
+  it('remembers a withdrawal: the last requester\'s cancel after the reload cancels the call, which never runs', async () => {
+    const e = editor();
+    const a = await e.life('A');
+    void a.build('blocker1', 'one');
+    void a.build('blocker2', 'two'); // runs first in the next life, so T is still queued there
+    const t = a.build('T', 'android');
+    const al = a.build('AL', 'android', 'c2');
+    a.host.calls.cancel('AL'); // T still wants it: AL only withdraws...
+    expect(await al).toBe('CANCELLED'); // ...and its client is told so
+    await a.host.close({ reason: 'reload' });
+    void t;
+
+    const b = await e.life('B');
+    expect(b.host.calls.status('T').state).toBe('queued');
+    // T is now the only requester that wants the call: its cancel cancels it.
+    expect(b.host.calls.cancel('T')).toMatchObject({ state: 'cancelled', error: { code: 'CANCELLED', data: { started: false } } });
+    expect(b.host.calls.status('AL')).toMatchObject({ state: 'cancelled', error: { code: 'CANCELLED', data: { shared: true } } });
+    e.release();
+    await expect.poll(() => b.host.calls.status('blocker2').state).toBe('completed');
+    expect(e.runs).toEqual(['A:blocker1', 'B:blocker2']);
+  });
+
+  it('ends a withdrawn alias cut off while running as cancelled, as its client was told', async () => {
+    const e = editor();
+    const a = await e.life('A');
+    void a.build('T', 'android');
+    const al = a.build('AL', 'android', 'c2');
+    a.host.calls.cancel('AL');
+    expect(await al).toBe('CANCELLED');
+    await a.host.close({ reason: 'reload' });
+
+    const b = await e.life('B');
+    expect(b.host.calls.status('T').state).toBe('interrupted');
+    expect(b.host.calls.status('AL')).toMatchObject({ state: 'cancelled', error: { code: 'CANCELLED', data: { callId: 'AL', shared: true } } });
+  });
+
+  it('cancels, without running it, a re-queued call whose requesters had all withdrawn', async () => {
+    const e = editor();
+    // A journal this host only leaves when a requester's renewed interest could not be
+    // written: both requesters of T are on record as withdrawn.
+    const withdrawn = { code: 'CANCELLED', message: 'Cancelled for this requester.', data: { shared: true, started: false } };
+    const queued = (callId: string, extra: Partial<JournalEntry>): JournalEntry => ({
+      callId,
+      tool: 'build',
+      arguments: { target: 'android' },
+      argsHash: hashArguments('build', { target: 'android' }),
+      lane: 'c1',
+      state: 'queued',
+      queuedAt: Date.now(),
+      withdrawn,
+      ...extra,
+    });
+    e.journal.save(queued('T', {}));
+    e.journal.save(queued('AL', { aliasOf: 'T' }));
+
+    const b = await e.life('B');
+    expect(b.host.calls.status('T')).toMatchObject({ state: 'cancelled', error: { code: 'CANCELLED', data: { started: false } } });
+    expect(b.host.calls.status('AL').state).toBe('cancelled');
+    expect(e.runs).toEqual([]);
   });
 });
