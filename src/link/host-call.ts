@@ -68,6 +68,7 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
         if (link.lastFailure?.code === 'EVICTED') throw evicted(link.lastFailure, params);
         if (failure.code === 'CONNECTION_CLOSED') continue; // re-attach once the link is back
         if (failure.code === 'UNKNOWN_CALL' && attachOnly) throw outcomeUnknown(params);
+        if (failure.code === 'FRAME_TOO_LARGE' && failure.data.handled === true) throw undeliverable(params, failure);
         throw failure;
       }
     }
@@ -155,6 +156,15 @@ function evicted(failure: TetherError, params: CallStartParams): TetherError {
     ...failure.data,
     callId: params.callId,
   });
+}
+
+/** The host ran the call and has its result, which is too large to come over the link. */
+function undeliverable(params: CallStartParams, failure: TetherError): TetherError {
+  return new TetherError(
+    'FRAME_TOO_LARGE',
+    `"${params.tool}" completed in the editor, but its result (${String(failure.data.length)} bytes) is larger than the ${String(failure.data.maxFrameBytes)} bytes the link reads, so it cannot be delivered. Its effects have happened: do not call it again to get the result; ask for less (a smaller image, fewer items) or for a file path instead.`,
+    { ...failure.data, callId: params.callId, tool: params.tool, state: 'completed' },
+  );
 }
 
 function outcomeUnknown(params: CallStartParams): TetherError {

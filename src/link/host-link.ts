@@ -18,6 +18,7 @@ import {
   LogMessage,
   METHODS,
   TetherError,
+  type FrameLimits,
   type HelloResult,
   type RpcConnection,
   type StringLifter,
@@ -43,6 +44,8 @@ export interface HostLinkOptions extends Selection {
   pollMs?: number;
   /** Lifts long strings out of large frames (see long-string-lifter.ts); only a relay that splices them back sets it. */
   liftStrings?: StringLifter;
+  /** What the link reads (default: 256 MiB frames, announced to the host). */
+  limits?: Partial<FrameLimits>;
 }
 
 /** What the link hands to whoever owns a call: its progress, logs and questions. */
@@ -176,6 +179,7 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
         timeoutMs: this.options.connectTimeoutMs ?? 3_000,
         prepare: (rpc) => this.install(rpc),
         ...(this.options.liftStrings ? { liftStrings: this.options.liftStrings } : {}),
+        ...(this.options.limits ? { limits: this.options.limits } : {}),
       });
       // State check after the await: the link may have been closed, or the connection
       // lost (a bye in the same chunk as the handshake reply), while we waited.

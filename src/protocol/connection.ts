@@ -253,9 +253,9 @@ export class RpcConnection {
     }
   }
 
-  private settle({ id, abandoned }: IncomingRequest, result: unknown, error: unknown): void {
+  private settle({ id, method, abandoned }: IncomingRequest, result: unknown, error: unknown): void {
     if (this.running.get(id) === abandoned) this.running.delete(id);
-    this.reply(id, result, error === undefined ? undefined : TetherError.from(error));
+    this.reply(id, result, error === undefined ? undefined : TetherError.from(error), method);
   }
 
   private handleNotification(message: NotificationMessage): void {
@@ -280,15 +280,25 @@ export class RpcConnection {
     else pending.resolve(message.result);
   }
 
-  private reply(id: RequestId | null, result: unknown, error: TetherError | undefined): void {
+  private reply(id: RequestId | null, result: unknown, error: TetherError | undefined, method?: string): void {
     if (!this.isOpen) return;
     if (id === null && error === undefined) return;
     try {
       if (error) this.transport.send({ jsonrpc: '2.0', id, error: error.toWire() });
       else this.transport.send({ jsonrpc: '2.0', id: id as RequestId, result: result ?? {} });
     } catch (sendError) {
-      // The result could not be framed (too large): answer with that error instead.
-      this.transport.send({ jsonrpc: '2.0', id, error: TetherError.from(sendError).toWire() });
+      // The answer could not be framed (too large): answer with that error instead, saying
+      // that the request itself was handled, which for a call means it ran.
+      const failure = TetherError.from(sendError);
+      const unsent =
+        error === undefined && failure.code === 'FRAME_TOO_LARGE'
+          ? new TetherError(
+              'FRAME_TOO_LARGE',
+              `The answer to "${method ?? 'the request'}" was ready, but at ${String(failure.data.length)} bytes it exceeds the ${String(failure.data.maxFrameBytes)}-byte frame limit of the receiver, so it was not sent. The request itself was handled.`,
+              { ...failure.data, ...(method ? { method } : {}), handled: true },
+            )
+          : failure;
+      this.transport.send({ jsonrpc: '2.0', id, error: unsent.toWire() });
     }
   }
 

@@ -7,7 +7,7 @@ import { writeHostRecord } from '../../src/discovery/host-record.js';
 import { Host, type HostOptions } from '../../src/host/index.js';
 import { connectToHost } from '../../src/link/host-client.js';
 import { runHostCall } from '../../src/link/host-call.js';
-import { HostLink } from '../../src/link/host-link.js';
+import { HostLink, type HostLinkOptions } from '../../src/link/host-link.js';
 import { METHODS, TetherError, type CallProgress, type CallStartResult } from '../../src/protocol/index.js';
 import { TcpProxy, deferred, tempDir } from './fake-host.js';
 
@@ -77,6 +77,7 @@ async function startLife(ws: Workspace, label: string, { gated, ...options }: Pa
   const input = z.object({ tag: z.string() });
   host.tool({ name: 'slow', description: 'Changes the scene; not safe to repeat', input, handler: (_args, ctx) => run(ctx.callId, ctx.signal) });
   host.tool({ name: 'read', description: 'Reads the scene', input, annotations: { readOnlyHint: true }, handler: (_args, ctx) => run(ctx.callId, ctx.signal) });
+  host.tool({ name: 'big', description: 'A 50 KB result', input, handler: (_args, ctx) => run(ctx.callId, ctx.signal).then((text) => text.padEnd(50_000, '.')) });
   // A tool that does not look at its cancel signal (a synchronous build step): it finishes anyway.
   host.tool({ name: 'stubborn', description: 'Ignores cancels', input, handler: (_args, ctx) => run(ctx.callId, new AbortController().signal) });
   await host.start();
@@ -100,8 +101,8 @@ async function startLife(ws: Workspace, label: string, { gated, ...options }: Pa
   };
 }
 
-async function startLink(ws: Workspace): Promise<HostLink> {
-  const link = new HostLink({ recordsDir: ws.recordsDir, project: ws.projectPath, backoff: { initialMs: 20, maxMs: 100 } });
+async function startLink(ws: Workspace, options: Partial<HostLinkOptions> = {}): Promise<HostLink> {
+  const link = new HostLink({ recordsDir: ws.recordsDir, project: ws.projectPath, backoff: { initialMs: 20, maxMs: 100 }, ...options });
   cleanups.push(() => link.close());
   const up = new Promise((resolve) => link.once('connected', resolve));
   link.start();
@@ -394,5 +395,22 @@ describe('runHostCall when the editor stays away or a cancel must be confirmed',
     proxy.up();
     await expect.poll(() => life.host.calls.status('unconf-1').state).toBe('cancelled');
     expect(life.runs).toEqual(['unconf-1']);
+  });
+});
+
+describe('runHostCall and a result too large for the link', () => {
+  it('says the call completed and its result cannot be delivered, rather than "return a smaller result"', async () => {
+    const ws = workspace();
+    const life = await startLife(ws, 'A', { gated: false });
+    const link = await startLink(ws, { limits: { maxFrameBytes: 20_000 } });
+    const outcome = await settle(runHostCall(link, { callId: 'big-1', tool: 'big', arguments: { tag: 'big-1' } }, { waitMs: 3_000, rerunnable: false }));
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) {
+      expect(outcome.error.code).toBe('FRAME_TOO_LARGE');
+      expect(outcome.error.data).toMatchObject({ callId: 'big-1', tool: 'big', state: 'completed', maxFrameBytes: 20_000 });
+      expect(outcome.error.message).toMatch(/completed in the editor.*do not call it again/);
+    }
+    expect(life.host.calls.status('big-1').state).toBe('completed');
+    expect(life.runs).toEqual(['big-1']);
   });
 });

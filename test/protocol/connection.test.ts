@@ -170,7 +170,9 @@ describe('RpcConnection: errors', () => {
     b.onRequest('huge', () => ({ blob: 'x'.repeat(5000) }));
     b.onRequest('small', () => ({ ok: true }));
     const error = await expectCode(a.request('huge'), 'FRAME_TOO_LARGE');
-    expect(error.data).toMatchObject({ maxFrameBytes: 2048 });
+    // It was the answer that could not travel: the request itself was handled (a call ran).
+    expect(error.data).toMatchObject({ maxFrameBytes: 2048, method: 'huge', handled: true });
+    expect(error.message).toMatch(/The request itself was handled/);
     await expect(a.request('small')).resolves.toEqual({ ok: true });
     expect(a.isOpen && b.isOpen).toBe(true);
   });
