@@ -13,12 +13,13 @@
  * restore a session (docs/performance.md), so waking goes through the transport's public
  * entry point, as the client itself did.
  */
-import { WebStandardStreamableHTTPServerTransport, type JSONRPCMessage, type RequestId, type Server } from '@modelcontextprotocol/server';
+import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
 import type { Front } from '../mcp/front.js';
 import type { SessionBinding } from '../mcp/mcp-server.js';
 import { adoptTaskOwner, taskOwnerOf } from '../mcp/tasks.js';
 import { SessionEventStore } from './event-store.js';
 import type { EndReason, ManagedSession } from './session-registry.js';
+import { UnansweredRequests } from './unanswered-requests.js';
 
 export type PoolName = 'interactive' | 'ephemeral';
 
@@ -27,6 +28,8 @@ export interface HttpSessionDeps {
   createServer(front: Front, onBindingChange: (binding: SessionBinding) => void): Server;
   /** The client ended the session (DELETE). */
   onClientDelete(id: string): void;
+  /** Pins the session in its registry (not evicted, not reaped) until the returned release. */
+  pin(id: string): () => void;
   /** Whether a task of this owner still runs: its progress goes out through the owner's server. */
   hasRunningTasks(owner: object): boolean;
   /** Sessions that are awake (the endpoint sweeps them); a dormant session is not in it. */
@@ -58,9 +61,9 @@ export class HttpSession implements ManagedSession {
   /**
    * JSON-RPC requests the server has not answered yet. Not the same as the above: when a
    * client's stream drops, its request runs on, and the answer goes to the event store for
-   * the client to resume; closing the server now would cancel the call.
+   * the client to resume; closing the server now would cancel the call. They pin the session.
    */
-  private readonly unanswered = new Set<RequestId>();
+  private readonly unanswered: UnansweredRequests;
   private lastActive: number;
   private readonly handshake = new Map<HandshakeMethod, unknown>();
   private binding: SessionBinding;
@@ -77,6 +80,7 @@ export class HttpSession implements ManagedSession {
   ) {
     this.binding = { front, subscriptions: 0 };
     this.lastActive = deps.now();
+    this.unanswered = new UnansweredRequests(() => deps.pin(id));
   }
 
   /** Answers one HTTP request of this session through `serve`, waking the session first if it sleeps. */
@@ -111,6 +115,7 @@ export class HttpSession implements ManagedSession {
   async shutdown(_reason: EndReason): Promise<void> {
     this.ended = true;
     this.deps.awake.delete(this);
+    this.unanswered.clear();
     const awake = this.awake ?? (await this.waking?.catch(() => undefined));
     this.awake = undefined;
     // Closing the server aborts its in-flight requests, which cancels their host calls.
@@ -134,7 +139,7 @@ export class HttpSession implements ManagedSession {
     const server = this.deps.createServer(this.binding.front, (binding) => (this.binding = binding));
     if (this.taskOwner) adoptTaskOwner(server, this.taskOwner);
     await server.connect(transport);
-    this.countUnanswered(transport);
+    this.unanswered.watch(transport);
     const replayed = this.handshake.has('initialize');
     try {
       if (replayed) await this.replayHandshake(transport);
@@ -155,30 +160,6 @@ export class HttpSession implements ManagedSession {
       void server.sendPromptListChanged().catch(() => undefined);
     }
     return this.awake;
-  }
-
-  /**
-   * Watches the transport both ways: a request from the client is unanswered until the server
-   * sends its response, or until the client cancels it (the SDK then sends none).
-   */
-  private countUnanswered(transport: WebStandardStreamableHTTPServerTransport): void {
-    this.unanswered.clear();
-    const deliver = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-      if ('method' in message) {
-        if ('id' in message) this.unanswered.add(message.id);
-        else if (message.method === 'notifications/cancelled') {
-          const cancelled = (message.params as { requestId?: RequestId } | undefined)?.requestId;
-          if (cancelled !== undefined) this.unanswered.delete(cancelled);
-        }
-      }
-      deliver?.(message, extra);
-    };
-    const send = transport.send.bind(transport);
-    transport.send = (message: JSONRPCMessage, options) => {
-      if (!('method' in message) && 'id' in message && message.id !== null && message.id !== undefined) this.unanswered.delete(message.id);
-      return send(message, options);
-    };
   }
 
   private async replayHandshake(transport: WebStandardStreamableHTTPServerTransport): Promise<void> {

@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import type { Front } from '../mcp/front.js';
 import { createMcpServer } from '../mcp/mcp-server.js';
 import { hasRunningTasks } from '../mcp/tasks.js';
+import { sessionGone, type EndedSessions } from './ended-sessions.js';
 import type { FrontPool } from './front-pool.js';
 import { HttpSession, SessionWakeError, messagesIn, methodOf, type HttpSessionDeps, type PoolName } from './http-session.js';
 import type { MemoryReclaimer } from './memory-reclaimer.js';
@@ -24,6 +25,8 @@ export const POOL_HEADER = 'x-tether-pool';
 export interface EndpointDeps {
   fronts: FrontPool;
   registry: SessionRegistry<HttpSession, PoolName>;
+  /** Why recently ended sessions ended, for the 404 their clients get. */
+  ended: EndedSessions;
   maxBodyBytes: number;
   /** A session idle this long with nothing open lets its SDK server go until its next request (Infinity: never). */
   dormantAfterMs: number;
@@ -58,6 +61,7 @@ export class McpEndpoint {
     this.sessionDeps = {
       createServer: (front, onBindingChange) => createMcpServer(front, 'legacy', { resolveFront: (project) => deps.fronts.get(project), onBindingChange }),
       onClientDelete: (id) => void deps.registry.delete(id, 'deleted'),
+      pin: (id) => deps.registry.pin(id),
       hasRunningTasks: (owner) => deps.fronts.all().some((front) => hasRunningTasks(front, owner)),
       awake: this.awake,
       now: Date.now,
@@ -97,11 +101,19 @@ export class McpEndpoint {
 
   private async inSession(id: string, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const session = this.deps.registry.get(id);
-    // Unknown (or ended) session: 404, so the client knows to initialize again.
-    if (!session) return sendJsonRpcError(res, 404, -32001, `Session "${id}" is not known (it ended or was never created); initialize a new one.`);
-    // A session with a call in flight is pinned: never evicted while the call runs.
+    // Unknown (or ended) session: 404, so the client knows to initialize again, and why if known.
+    if (!session) {
+      const { message, data } = sessionGone(id, this.deps.ended.endOf(id));
+      return sendJsonRpcError(res, 404, -32001, message, data);
+    }
+    // A session with a call in flight is pinned: never evicted while the call runs. This pin
+    // covers the HTTP exchange (waking included); the session pins itself for as long as a
+    // request stays unanswered, even after its stream dropped (unanswered-requests.ts).
     const release = callsIn(body) > 0 ? this.deps.registry.pin(id) : undefined;
-    if (release) res.once('close', release);
+    res.once('close', () => {
+      release?.();
+      if (!res.writableEnded) this.deps.logger.debug({ id }, 'stream closed by the client before its end');
+    });
     try {
       await session.handle(body, (transport) => this.serve(transport, req, res, body));
     } catch (error) {
@@ -190,8 +202,8 @@ async function readJson(req: IncomingMessage, maxBytes: number): Promise<JsonRea
   }
 }
 
-export function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+export function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string, data?: Record<string, unknown>): void {
   if (res.headersSent) return;
   res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message, ...(data ? { data } : {}) } }));
 }

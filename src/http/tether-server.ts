@@ -8,6 +8,7 @@ import { isIP } from 'node:net';
 import type { Logger } from 'pino';
 import { tetherHome } from '../discovery/tether-home.js';
 import { TetherError } from '../protocol/index.js';
+import { EndedSessions } from './ended-sessions.js';
 import { FrontPool } from './front-pool.js';
 import type { HttpSession, PoolName } from './http-session.js';
 import { McpEndpoint, sendJsonRpcError } from './mcp-endpoint.js';
@@ -52,6 +53,7 @@ export class TetherServer {
   readonly fronts: FrontPool;
   readonly registry: SessionRegistry<HttpSession, PoolName>;
   readonly metrics: ServeMetrics;
+  private readonly ended = new EndedSessions();
   private readonly endpoint: McpEndpoint;
   private readonly reclaimer: MemoryReclaimer;
   private readonly http: Server;
@@ -102,6 +104,7 @@ export class TetherServer {
         // Counted even if it slept first: what it kept asleep (handshake, event store) goes now.
         this.reclaimer.release();
         if (reason === 'evicted' || reason === 'idle') this.metrics.evictions.inc({ pool: session.pool, reason });
+        this.ended.remember(id, reason, session.pool);
         options.logger.debug({ id, reason }, 'session ended');
       },
       log: (event, data) => options.logger.info(data, event),
@@ -115,6 +118,7 @@ export class TetherServer {
     this.endpoint = new McpEndpoint({
       fronts: this.fronts,
       registry: this.registry,
+      ended: this.ended,
       maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
       dormantAfterMs: options.sessionDormantMs ?? DEFAULT_SESSION_DORMANT_MS,
       reclaimer: this.reclaimer,

@@ -73,3 +73,50 @@ export async function closeHttpClients(): Promise<void> {
   clients.clear();
   await Promise.all(open.map((client) => client.close().catch(() => undefined)));
 }
+
+/** Opens a session as a script does (initialize, then initialized; no GET stream); returns the headers of its later requests. */
+export async function openRawSession(served: Served, headers: Record<string, string> = {}): Promise<Record<string, string>> {
+  const init = await fetch(served.url, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${served.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+  });
+  await init.text();
+  if (!init.ok) throw new Error(`initialize was answered with HTTP ${init.status}`);
+  const session = { ...sessionHeaders(served, init.headers.get('mcp-session-id')!), 'mcp-protocol-version': '2025-11-25', ...headers };
+  const initialized = await fetch(served.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  await initialized.text();
+  return session;
+}
+
+/**
+ * Posts a tools/call, reads its stream's priming event, then drops the connection as a network
+ * blip does. Returns the event id to resume from with Last-Event-ID.
+ */
+export async function callThenDrop(served: Served, headers: Record<string, string>, id: string, name: string): Promise<string> {
+  const dropped = new AbortController();
+  const call = await fetch(served.url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } }),
+    signal: dropped.signal,
+  });
+  const primed = new TextDecoder().decode((await call.body!.getReader().read()).value);
+  dropped.abort();
+  return /^id: (.+)$/m.exec(primed)![1]!;
+}
+
+/** Resumes a dropped stream with Last-Event-ID: the HTTP status, and what came until a result (or the end). */
+export async function resumeStream(served: Served, headers: Record<string, string>, lastEventId: string): Promise<{ status: number; text: string }> {
+  const resumed = await fetch(served.url, { method: 'GET', headers: { ...headers, accept: 'text/event-stream', 'last-event-id': lastEventId } });
+  if (!resumed.headers.get('content-type')?.startsWith('text/event-stream')) return { status: resumed.status, text: await resumed.text() };
+  const reader = resumed.body!.getReader();
+  let text = '';
+  while (!text.includes('"result"')) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  await reader.cancel();
+  return { status: resumed.status, text };
+}

@@ -8,7 +8,7 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/client
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildLog, cleanupProcesses, createWorkspace, sceneText, startSandbox, startTwoSandboxes, type Workspace } from '../helpers/processes.js';
-import { closeHttpClients, connectHttp, sessionHeaders, startServe, type Served } from '../helpers/serve.js';
+import { callThenDrop, closeHttpClients, connectHttp, openRawSession, resumeStream, sessionHeaders, startServe, type Served } from '../helpers/serve.js';
 
 afterEach(async () => {
   await closeHttpClients();
@@ -122,30 +122,11 @@ describe('dormant sessions', () => {
     const served = await serve(workspace);
     const { transport } = await connect(served, { listening: false });
     const headers = { ...sessionHeaders(served, transport.sessionId!), 'mcp-protocol-version': '2025-11-25' };
-    const dropped = new AbortController();
-    const call = await fetch(served.url, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 'build', method: 'tools/call', params: { name: 'build_player', arguments: {} } }),
-      signal: dropped.signal,
-    });
-    // The priming event names where to resume; then the client's connection drops.
-    const reader = call.body!.getReader();
-    const primed = new TextDecoder().decode((await reader.read()).value);
-    const lastEventId = /^id: (.+)$/m.exec(primed)![1]!;
-    dropped.abort();
+    const lastEventId = await callThenDrop(served, headers, 'build', 'build_player');
 
     await asleep(served, transport);
     expect(buildLog(workspace)).toEqual([expect.objectContaining({ status: 'succeeded' })]);
-    const resumed = await fetch(served.url, { method: 'GET', headers: { ...headers, accept: 'text/event-stream', 'last-event-id': lastEventId } });
-    const replay = resumed.body!.getReader();
-    let replayed = '';
-    while (!replayed.includes('"result"')) {
-      const { value, done } = await replay.read();
-      if (done) break;
-      replayed += new TextDecoder().decode(value);
-    }
-    await replay.cancel();
+    const { text: replayed } = await resumeStream(served, headers, lastEventId);
     expect(replayed).toContain('"id":"build"');
     expect(replayed).toContain('"result"');
   });
@@ -172,23 +153,8 @@ describe('dormant sessions', () => {
     await startSandbox(workspace);
     const served = await serve(workspace);
     const collected = served.server.waitForStderrLine((line) => line.includes('memory of sleeping and ended sessions collected'));
-    const headers = { Authorization: `Bearer ${served.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     // 70 sessions as a script opens them (no GET stream), so each falls asleep once idle.
-    for (let i = 0; i < 70; i++) {
-      const init = await fetch(served.url, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: `script-${i}`, version: '1' } } }),
-      });
-      await init.text();
-      const id = init.headers.get('mcp-session-id')!;
-      const initialized = await fetch(served.url, {
-        method: 'POST',
-        headers: { ...sessionHeaders(served, id), 'mcp-protocol-version': '2025-11-25' },
-        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-      });
-      await initialized.text();
-    }
+    for (let i = 0; i < 70; i++) await openRawSession(served);
     const report = JSON.parse(await collected) as { sessions: number; freedMiB: number };
     expect(report.sessions).toBeGreaterThanOrEqual(64);
     // A real collection ran: the heap shrank. By how much depends on what V8's own collections

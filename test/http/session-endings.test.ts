@@ -1,0 +1,83 @@
+/**
+ * How `tether serve`'s sessions end, seen by their clients: a session whose stream dropped
+ * while a call runs is neither evicted nor reaped (its client resumes the answer), and a
+ * client coming back to a session that did end is told why. Real server, sandbox and
+ * requests; the server's log lines are the events waited on, and the build log on disk says
+ * what the editor did.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildLog, cleanupProcesses, createWorkspace, startSandbox } from '../helpers/processes.js';
+import { callThenDrop, openRawSession, resumeStream, startServe, type Served } from '../helpers/serve.js';
+
+afterEach(async () => {
+  await cleanupProcesses();
+});
+
+const EPHEMERAL = { 'x-tether-pool': 'ephemeral' };
+
+/** Resolves when the server has seen this session's stream close before its end. */
+function streamDropped(served: Served, session: Record<string, string>): Promise<string> {
+  return served.server.waitForStderrLine((line) => line.includes('stream closed by the client') && line.includes(session['mcp-session-id']!));
+}
+
+/** Resolves when the registry has ended this session, for this reason. */
+function sessionEnded(served: Served, session: Record<string, string>, reason: string): Promise<string> {
+  return served.server.waitForStderrLine((line) => line.includes('"session-ended"') && line.includes(session['mcp-session-id']!) && line.includes(`"reason":"${reason}"`));
+}
+
+async function listTools(served: Served, session: Record<string, string>): Promise<{ status: number; error: { message: string; data?: unknown } }> {
+  const response = await fetch(served.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: 'list', method: 'tools/list' }) });
+  return { status: response.status, ...((await response.json()) as { error: { message: string; data?: unknown } }) };
+}
+
+describe('a session whose stream dropped during a call', () => {
+  it.each([
+    ['a full pool evicting it', ['--ephemeral-sessions', '1', '--session-recency-floor-ms', '0']],
+    ['the idle reaper', ['--session-idle-ms', '400']],
+  ])('is kept from %s until the call is answered, and the client resumes the result', async (_what, flags) => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace, ['--build-seconds', '3']);
+    const served = await startServe(workspace, [...flags, '--log-level', 'debug']);
+    const caller = await openRawSession(served, EPHEMERAL);
+    const dropped = streamDropped(served, caller);
+    const lastEventId = await callThenDrop(served, caller, 'build', 'build_player');
+    await dropped;
+    // Another session, used after the caller's last request: once it is gone (evicted by the
+    // next one, or reaped), the caller would have gone first if nothing held it.
+    const witness = await openRawSession(served, EPHEMERAL);
+    const witnessGone = sessionEnded(served, witness, flags.includes('--session-idle-ms') ? 'idle' : 'evicted');
+    if (flags.includes('--ephemeral-sessions')) await openRawSession(served, EPHEMERAL);
+    await witnessGone;
+
+    const resumed = await resumeStream(served, caller, lastEventId);
+    expect(resumed.status).toBe(200);
+    expect(resumed.text).toContain('"id":"build"');
+    expect(resumed.text).toContain('"structuredContent":{"status":"succeeded"');
+    expect(buildLog(workspace)).toEqual([expect.objectContaining({ status: 'succeeded' })]);
+  });
+});
+
+describe('a request for a session that ended', () => {
+  it('is answered 404 with why it ended (evicted, reaped, deleted) and what to do', async () => {
+    const workspace = createWorkspace();
+    const served = await startServe(workspace, ['--ephemeral-sessions', '1', '--session-recency-floor-ms', '0', '--session-idle-ms', '1000', '--log-level', 'info']);
+    const evicted = await openRawSession(served, EPHEMERAL);
+    const reaped = await openRawSession(served, EPHEMERAL); // evicts the first
+    const deleted = await openRawSession(served); // interactive: its own pool
+    await fetch(served.url, { method: 'DELETE', headers: deleted });
+    await sessionEnded(served, reaped, 'idle');
+
+    const answers = await Promise.all([evicted, reaped, deleted].map((session) => listTools(served, session)));
+    expect(answers.map((a) => a.status)).toEqual([404, 404, 404]);
+    expect(answers.map((a) => a.error.data)).toEqual([
+      { code: 'SESSION_ENDED', reason: 'evicted', pool: 'ephemeral' },
+      { code: 'SESSION_ENDED', reason: 'idle', pool: 'ephemeral' },
+      { code: 'SESSION_ENDED', reason: 'deleted', pool: 'interactive' },
+    ]);
+    expect(answers[0]!.error.message).toMatch(/was evicted: the ephemeral session pool was full.*--ephemeral-sessions.*Initialize a new session\.$/);
+    expect(answers[1]!.error.message).toMatch(/was reaped after being idle.*--session-idle-ms.*Initialize a new session\.$/);
+    expect(answers[2]!.error.message).toMatch(/was ended by a DELETE request.*Initialize a new session\.$/);
+    // An id never seen still gets the generic answer.
+    expect((await listTools(served, { ...deleted, 'mcp-session-id': 'never-created' })).error.data).toEqual({ code: 'SESSION_NOT_FOUND' });
+  });
+});
