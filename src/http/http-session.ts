@@ -32,6 +32,8 @@ export interface HttpSessionDeps {
   pin(id: string): () => void;
   /** Whether a task of this owner still runs: its progress goes out through the owner's server. */
   hasRunningTasks(owner: object): boolean;
+  /** Keeps a front open while the session is bound to it, until the returned release. */
+  holdFront(front: Front): () => void;
   /** Sessions that are awake (the endpoint sweeps them); a dormant session is not in it. */
   awake: Set<HttpSession>;
   now(): number;
@@ -67,6 +69,7 @@ export class HttpSession implements ManagedSession {
   private lastActive: number;
   private readonly handshake = new Map<HandshakeMethod, unknown>();
   private binding: SessionBinding;
+  private releaseFront: () => void;
   private taskOwner: object | undefined;
   /** The front's catalog revision when the session fell asleep: changes since are announced on waking. */
   private catalogRevision = 0;
@@ -79,6 +82,7 @@ export class HttpSession implements ManagedSession {
     private readonly deps: HttpSessionDeps,
   ) {
     this.binding = { front, subscriptions: 0 };
+    this.releaseFront = deps.holdFront(front);
     this.lastActive = deps.now();
     this.unanswered = new UnansweredRequests(() => deps.pin(id));
   }
@@ -116,6 +120,7 @@ export class HttpSession implements ManagedSession {
     this.ended = true;
     this.deps.awake.delete(this);
     this.unanswered.clear();
+    this.releaseFront();
     const awake = this.awake ?? (await this.waking?.catch(() => undefined));
     this.awake = undefined;
     // Closing the server aborts its in-flight requests, which cancels their host calls.
@@ -136,7 +141,7 @@ export class HttpSession implements ManagedSession {
       retryInterval: 1_000,
       onsessionclosed: (closed) => this.deps.onClientDelete(closed),
     });
-    const server = this.deps.createServer(this.binding.front, (binding) => (this.binding = binding));
+    const server = this.deps.createServer(this.binding.front, (binding) => this.rebind(binding));
     if (this.taskOwner) adoptTaskOwner(server, this.taskOwner);
     await server.connect(transport);
     this.unanswered.watch(transport);
@@ -160,6 +165,17 @@ export class HttpSession implements ManagedSession {
       void server.sendPromptListChanged().catch(() => undefined);
     }
     return this.awake;
+  }
+
+  /** The server rebound (tether_use_host) or its subscriptions changed: hold the front it uses now. */
+  private rebind(binding: SessionBinding): void {
+    // Once ended, the session holds nothing: a rebind racing its shutdown must not hold a front for good.
+    if (binding.front !== this.binding.front && !this.ended) {
+      const release = this.releaseFront;
+      this.releaseFront = this.deps.holdFront(binding.front);
+      release();
+    }
+    this.binding = binding;
   }
 
   private async replayHandshake(transport: WebStandardStreamableHTTPServerTransport): Promise<void> {

@@ -62,10 +62,17 @@ export class McpEndpoint {
       createServer: (front, onBindingChange) => createMcpServer(front, 'legacy', { resolveFront: (project) => deps.fronts.get(project), onBindingChange }),
       onClientDelete: (id) => void deps.registry.delete(id, 'deleted'),
       pin: (id) => deps.registry.pin(id),
+      holdFront: (front) => deps.fronts.hold(front),
       hasRunningTasks: (owner) => deps.fronts.all().some((front) => hasRunningTasks(front, owner)),
       awake: this.awake,
       now: Date.now,
     };
+    // A front closed for want of use takes its stateless handler (and its listeners) along.
+    deps.fronts.onClosed((front) => {
+      const handler = this.modern.get(front);
+      this.modern.delete(front);
+      void handler?.close().catch(() => undefined);
+    });
     // Runs even when sessions never sleep: ended sessions' memory is reclaimed from here too.
     this.sweeper = setInterval(() => this.sweep(), Math.min(30_000, Math.max(50, deps.dormantAfterMs / 2)));
     this.sweeper.unref();
@@ -86,7 +93,10 @@ export class McpEndpoint {
     const sessionId = header(req, 'mcp-session-id');
     if (sessionId) return this.inSession(sessionId, req, res, body);
     if (isInitialize(body)) return this.newSession(req, res, body);
-    return this.modernFor(this.frontFor(req)).handle(req, res, body);
+    const front = this.frontFor(req);
+    // Held until the response ends, so a stream it serves keeps its front.
+    res.once('close', this.deps.fronts.hold(front));
+    return this.modernFor(front).handle(req, res, body);
   }
 
   async close(): Promise<void> {
