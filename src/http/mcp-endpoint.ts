@@ -16,7 +16,7 @@ import { sessionGone, type EndedSessions } from './ended-sessions.js';
 import type { FrontPool } from './front-pool.js';
 import { HttpSession, SessionWakeError, messagesIn, methodOf, type HttpSessionDeps, type PoolName } from './http-session.js';
 import type { MemoryReclaimer } from './memory-reclaimer.js';
-import type { SessionRegistry } from './session-registry.js';
+import { PoolFullError, type SessionRegistry } from './session-registry.js';
 import { webRequestListener } from './web-adapter.js';
 
 export const PROJECT_HEADER = 'x-tether-project';
@@ -54,6 +54,8 @@ export class McpEndpoint {
   );
 
   private readonly awake = new Set<HttpSession>();
+  /** Pools that refused an initialize since their last accepted one. */
+  private readonly fullPools = new Set<PoolName>();
   private readonly sessionDeps: HttpSessionDeps;
   private readonly sweeper: ReturnType<typeof setInterval>;
 
@@ -154,7 +156,18 @@ export class McpEndpoint {
     const pool: PoolName = header(req, POOL_HEADER) === 'ephemeral' ? 'ephemeral' : 'interactive';
     const id = randomUUID();
     const session = new HttpSession(id, pool, this.frontFor(req), this.sessionDeps);
-    const evicted = this.deps.registry.put(id, pool, session);
+    let evicted: string[];
+    try {
+      evicted = this.deps.registry.put(id, pool, session);
+    } catch (error) {
+      if (!(error instanceof PoolFullError)) throw error;
+      void session.shutdown('shutdown'); // never registered: this only lets go of its front
+      // Once per episode: a flood of initializes would otherwise write a line each.
+      if (!this.fullPools.has(pool)) this.deps.logger.warn({ pool, ceiling: error.ceiling }, 'session pool full: initialize refused until room is made');
+      this.fullPools.add(pool);
+      return refuseFullPool(res, error);
+    }
+    this.fullPools.delete(pool);
     if (evicted.length > 0) this.deps.logger.info({ evicted, pool }, 'sessions evicted to make room');
     await session.handle(body, (transport) => this.serve(transport, req, res, body));
   }
@@ -191,6 +204,20 @@ function callsIn(body: unknown): number {
   return messagesIn(body).filter((message) => methodOf(message) === 'tools/call').length;
 }
 
+/** 503 for an initialize that would take its pool past the ceiling: what happened, what to do, and when to retry. */
+function refuseFullPool(res: ServerResponse, error: PoolFullError): void {
+  const retryAfterS = error.retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(error.retryAfterMs / 1000));
+  const when = retryAfterS === undefined ? 'once a call in progress ends' : `in ${retryAfterS} s`;
+  sendJsonRpcError(
+    res,
+    503,
+    -32000,
+    `${error.message} No new session can start now: retry ${when}, end sessions you no longer need (DELETE), or reuse one you have open.`,
+    { code: 'SESSION_LIMIT', pool: error.pool, ceiling: error.ceiling, ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }) },
+    retryAfterS === undefined ? {} : { 'retry-after': String(retryAfterS) },
+  );
+}
+
 type JsonRead = { ok: true; value: unknown } | { ok: false; status: number; code: number; message: string };
 
 /** Reads a JSON body, refusing it (413) as soon as it passes the limit, chunked or not. */
@@ -212,8 +239,8 @@ async function readJson(req: IncomingMessage, maxBytes: number): Promise<JsonRea
   }
 }
 
-export function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string, data?: Record<string, unknown>): void {
+export function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string, data?: Record<string, unknown>, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json' });
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message, ...(data ? { data } : {}) } }));
 }

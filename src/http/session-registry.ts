@@ -28,6 +28,12 @@ export interface ManagedSession {
 export interface PoolOptions {
   /** Sessions the pool holds before put() evicts; it may exceed this while nothing is evictable. */
   capacity: number;
+  /**
+   * Sessions the pool never exceeds (default: twice the capacity): beyond the capacity only
+   * sessions in use or used within the recency floor remain, and a burst of new ones must not
+   * grow the pool without limit. put() of a new session then throws PoolFullError.
+   */
+  ceiling?: number;
   /** Never evict a session used more recently than this: a client between two requests is not idle. */
   recencyFloorMs: number;
   /** Reap after this much inactivity (Infinity: never), for clients that never send DELETE. */
@@ -58,6 +64,18 @@ export interface PoolStats {
   pinned: number;
 }
 
+/** A new session would take its pool past its ceiling, and no session in it may be evicted. */
+export class PoolFullError extends Error {
+  constructor(
+    readonly pool: string,
+    readonly ceiling: number,
+    /** When the least recently used unpinned session passes its recency floor; undefined if all are pinned. */
+    readonly retryAfterMs: number | undefined,
+  ) {
+    super(`The ${pool} session pool is full: ${ceiling} sessions, each in use or used recently.`);
+  }
+}
+
 interface Entry<S, P> {
   readonly id: string;
   readonly session: S;
@@ -70,7 +88,7 @@ interface Entry<S, P> {
 }
 
 interface Pool<S, P> {
-  readonly options: PoolOptions;
+  readonly options: Required<PoolOptions>;
   /** Insertion order is recency order: a touch re-inserts, so the first entry is the least recently used. */
   readonly entries: Map<string, Entry<S, P>>;
 }
@@ -99,7 +117,9 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
       if (!Number.isInteger(pool.capacity) || pool.capacity < 1) throw new RangeError(`pool "${name}": capacity must be an integer >= 1`);
       if (!(pool.recencyFloorMs >= 0)) throw new RangeError(`pool "${name}": recencyFloorMs must be >= 0`);
       if (!(pool.idleTtlMs > 0)) throw new RangeError(`pool "${name}": idleTtlMs must be > 0`);
-      this.pools.set(name, { options: { ...pool }, entries: new Map() });
+      const ceiling = pool.ceiling ?? 2 * pool.capacity;
+      if (!Number.isInteger(ceiling) || ceiling < pool.capacity) throw new RangeError(`pool "${name}": ceiling must be an integer >= capacity`);
+      this.pools.set(name, { options: { ...pool, ceiling }, entries: new Map() });
     }
     if (this.pools.size === 0) throw new RangeError('at least one pool is required');
     if (options.reapIntervalMs !== undefined && !(options.reapIntervalMs > 0)) throw new RangeError('reapIntervalMs must be > 0');
@@ -114,11 +134,14 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
    * unpinned and older than the recency floor, never the one just put. Their shutdowns run in
    * the background (tracked, see settled()). If nothing is evictable the pool stays over
    * capacity until a later put: evicting a session mid-call or mid-conversation is worse than
-   * a few extra sessions. Returns the ids evicted. Throws after close().
+   * a few extra sessions, up to the pool's ceiling: a session that would take the pool past
+   * it is refused (PoolFullError, nothing registered or replaced) unless an evictable session
+   * makes room. Returns the ids evicted. Throws after close().
    */
   put(id: string, pool: P, session: S): string[] {
     if (this.closed) throw new Error('SessionRegistry is closed');
     const target = this.pool(pool);
+    const evicted = this.makeRoom(pool, target, this.byId.get(id));
     // A loop, not an if: an onEnd that re-registers the id must not leave an orphan behind.
     let existing = this.byId.get(id);
     while (existing !== undefined && existing.session !== session) {
@@ -136,7 +159,7 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
       entry.pool = pool;
       this.touch(entry);
     }
-    return this.trim(pool, target, entry);
+    return [...evicted, ...this.trim(pool, target, entry)];
   }
 
   /** Returns the session and marks it used (LRU touch); undefined when unknown or shutting down. */
@@ -267,13 +290,28 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
   }
 
   private trim(name: P, pool: Pool<S, P>, keep: Entry<S, P>): string[] {
+    const evicted = this.evictDownTo(pool, pool.options.capacity, keep);
+    if (pool.entries.size > pool.options.capacity) this.emit('pool-over-capacity', { pool: name, size: pool.entries.size, capacity: pool.options.capacity });
+    return evicted;
+  }
+
+  /**
+   * Before a session enters a pool at its ceiling (one already in it, being put again or
+   * replaced, keeps its place): evicts what may be evicted, or throws PoolFullError.
+   */
+  private makeRoom(name: P, pool: Pool<S, P>, existing: Entry<S, P> | undefined): string[] {
+    const limit = pool.options.ceiling - 1 + (existing?.pool === name ? 1 : 0);
+    const evicted = this.evictDownTo(pool, limit, existing);
+    if (pool.entries.size > limit) throw new PoolFullError(name, pool.options.ceiling, this.nextEvictableInMs(pool));
+    return evicted;
+  }
+
+  /** Evicts least recently used evictable sessions, never `keep`, while the pool holds more than `limit`; returns their ids. */
+  private evictDownTo(pool: Pool<S, P>, limit: number, keep: Entry<S, P> | undefined): string[] {
     const evicted: string[] = [];
-    while (pool.entries.size > pool.options.capacity) {
+    while (pool.entries.size > limit) {
       const victim = this.leastRecentlyUsedEvictable(pool, keep);
-      if (victim === undefined) {
-        this.emit('pool-over-capacity', { pool: name, size: pool.entries.size, capacity: pool.options.capacity });
-        break;
-      }
+      if (victim === undefined) break;
       this.end(victim, 'evicted');
       this.evictions++;
       evicted.push(victim.id);
@@ -281,7 +319,18 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
     return evicted;
   }
 
-  private leastRecentlyUsedEvictable(pool: Pool<S, P>, keep: Entry<S, P>): Entry<S, P> | undefined {
+  private nextEvictableInMs(pool: Pool<S, P>): number | undefined {
+    const now = this.now();
+    let soonest: number | undefined;
+    for (const entry of pool.entries.values()) {
+      if (entry.pins > 0) continue;
+      const wait = Math.max(0, entry.lastUsed + pool.options.recencyFloorMs - now);
+      soonest = soonest === undefined ? wait : Math.min(soonest, wait);
+    }
+    return soonest;
+  }
+
+  private leastRecentlyUsedEvictable(pool: Pool<S, P>, keep: Entry<S, P> | undefined): Entry<S, P> | undefined {
     const now = this.now();
     for (const entry of pool.entries.values()) {
       if (entry === keep || entry.pins > 0 || now - entry.lastUsed < pool.options.recencyFloorMs) continue;

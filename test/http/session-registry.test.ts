@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SessionRegistry, type EndReason, type ManagedSession, type PoolOptions } from '../../src/http/session-registry.js';
+import { PoolFullError, SessionRegistry, type EndReason, type ManagedSession, type PoolOptions } from '../../src/http/session-registry.js';
 
 type Mode = 'instant' | 'deferred' | 'throw' | 'reject';
 
@@ -106,6 +106,7 @@ describe('SessionRegistry basics', () => {
     expect(() => new SessionRegistry({ pools: { a: { ...ok, recencyFloorMs: -1 } } })).toThrow(/recencyFloorMs/);
     expect(() => new SessionRegistry({ pools: { a: { ...ok, idleTtlMs: 0 } } })).toThrow(/idleTtlMs/);
     expect(() => new SessionRegistry({ pools: { a: { ...ok, idleTtlMs: Number.NaN } } })).toThrow(/idleTtlMs/);
+    expect(() => new SessionRegistry({ pools: { a: { ...ok, capacity: 2, ceiling: 1 } } })).toThrow(/ceiling/);
     expect(() => new SessionRegistry({ pools: { evictions: ok } })).toThrow(/reserved/);
     expect(() => new SessionRegistry({ pools: { a: ok }, reapIntervalMs: 0 })).toThrow(/reapIntervalMs/);
     const registry = new SessionRegistry<FakeSession>({ pools: { a: ok } });
@@ -183,6 +184,39 @@ describe('eviction', () => {
     registry.pin('a');
     expect(registry.put('b', 'ephemeral', new FakeSession('b'))).toEqual([]);
     expect(registry.has('a') && registry.has('b')).toBe(true);
+  });
+
+  it('refuses a new session at the ceiling (twice the capacity) when nothing may be evicted, and says when to retry', () => {
+    const { registry, advance } = setup({ interactive: { capacity: 2, recencyFloorMs: 1_000 } });
+    for (const id of ['a', 'b', 'c', 'd']) {
+      registry.put(id, 'interactive', new FakeSession(id));
+      advance(100);
+    }
+    registry.pin('a');
+    const refused = (() => {
+      try {
+        registry.put('e', 'interactive', new FakeSession('e'));
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refused).toBeInstanceOf(PoolFullError);
+    // a is pinned; b was used 300 ms ago and may go once the 1 000 ms floor has passed.
+    expect(refused).toMatchObject({ pool: 'interactive', ceiling: 4, retryAfterMs: 700 });
+    expect([registry.size('interactive'), registry.has('e')]).toEqual([4, false]);
+    // Putting one already there again is no new session.
+    expect(registry.put('d', 'interactive', registry.peek('d')!)).toEqual([]);
+    advance(700);
+    expect(registry.put('e', 'interactive', new FakeSession('e'))).toEqual(['b']);
+    expect(registry.size('interactive')).toBe(4);
+  });
+
+  it('never evicts a pinned session to stay under the ceiling: with all pinned, no retry time', () => {
+    const { registry } = setup({ ephemeral: { capacity: 1, ceiling: 1 } });
+    registry.put('a', 'ephemeral', new FakeSession('a'));
+    registry.pin('a');
+    expect(() => registry.put('b', 'ephemeral', new FakeSession('b'))).toThrow(expect.objectContaining({ retryAfterMs: undefined }));
+    expect(registry.has('a')).toBe(true);
   });
 
   it('respects the recency floor, then evicts once the floor has passed', () => {
@@ -559,7 +593,14 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 3_000 }) }), weight: 3 },
   { arbitrary: fc.record({ kind: fc.constant('finish' as const), index: fc.nat(20), fail: fc.boolean() }), weight: 2 },
 );
-const poolArb = fc.record({ capacity: fc.integer({ min: 1, max: 3 }), recencyFloorMs: fc.integer({ min: 0, max: 2_000 }), idleTtlMs: fc.integer({ min: 500, max: 6_000 }) });
+const poolArb = fc
+  .record({
+    capacity: fc.integer({ min: 1, max: 3 }),
+    recencyFloorMs: fc.integer({ min: 0, max: 2_000 }),
+    idleTtlMs: fc.integer({ min: 500, max: 6_000 }),
+    aboveCapacity: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }),
+  })
+  .map(({ aboveCapacity, ...pool }): PoolOptions => (aboveCapacity === undefined ? pool : { ...pool, ceiling: pool.capacity + aboveCapacity }));
 
 describe('SessionRegistry against a model', () => {
   it('matches the model and keeps its invariants over random operation sequences', async () => {
@@ -592,19 +633,30 @@ describe('SessionRegistry against a model', () => {
           model[entry.pool].splice(model[entry.pool].indexOf(entry), 1);
           expectedEnds.push({ id: entry.id, session: entry.session, reason });
         };
-        const evictable = (pool: Pools, keep: ModelEntry) => model[pool].find((e) => e !== keep && e.pins === 0 && t - e.lastUsed >= pools[pool].recencyFloorMs);
+        const evictable = (pool: Pools, keep: ModelEntry | undefined) => model[pool].find((e) => e !== keep && e.pins === 0 && t - e.lastUsed >= pools[pool].recencyFloorMs);
 
         for (const op of ops) {
           switch (op.kind) {
             case 'put': {
               const id = `s${op.id}`;
               const session = new FakeSession(`${id}#${sessions.length}`, op.mode);
-              sessions.push(session);
               const old = find(id);
+              // At the ceiling, room is made first (the one it replaces keeps its place), or the put is refused.
+              const ceiling = pools[op.pool].ceiling ?? 2 * pools[op.pool].capacity;
+              const limit = ceiling - 1 + (old?.pool === op.pool ? 1 : 0);
+              const expectedEvicted: string[] = [];
+              for (let victim = evictable(op.pool, old); model[op.pool].length > limit && victim; victim = evictable(op.pool, old)) {
+                leave(victim, 'evicted');
+                expectedEvicted.push(victim.id);
+              }
+              if (model[op.pool].length > limit) {
+                expect(() => registry.put(id, op.pool, session)).toThrow(PoolFullError);
+                break;
+              }
+              sessions.push(session);
               if (old) leave(old, 'replaced');
               const entry: ModelEntry = { id, session, pool: op.pool, lastUsed: t, pins: 0 };
               model[op.pool].push(entry);
-              const expectedEvicted: string[] = [];
               for (let victim = evictable(op.pool, entry); model[op.pool].length > pools[op.pool].capacity && victim; victim = evictable(op.pool, entry)) {
                 expect(victim.pins).toBe(0);
                 leave(victim, 'evicted');
@@ -613,6 +665,7 @@ describe('SessionRegistry against a model', () => {
               expect(registry.put(id, op.pool, session)).toEqual(expectedEvicted);
               // Over capacity only while nothing but the new session is evictable.
               expect(registry.size(op.pool) <= pools[op.pool].capacity || evictable(op.pool, entry) === undefined).toBe(true);
+              expect(registry.size(op.pool)).toBeLessThanOrEqual(ceiling);
               break;
             }
             case 'get': {

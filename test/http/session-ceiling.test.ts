@@ -1,0 +1,39 @@
+/**
+ * A pool's capacity bends (sessions in use or used within the recency floor are not evicted)
+ * but its ceiling does not: a burst of initializes past twice the capacity is refused with a
+ * 503 that says what happened and what to do, and the sessions already there carry on.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanupProcesses, createWorkspace } from '../helpers/processes.js';
+import { openRawSession, startServe } from '../helpers/serve.js';
+
+afterEach(async () => {
+  await cleanupProcesses();
+});
+
+describe('a session pool at its ceiling', () => {
+  it('refuses initialize with a 503 and a typed, actionable error, and keeps the sessions it has', async () => {
+    const served = await startServe(createWorkspace(), ['--interactive-sessions', '2']);
+    // All used within the 60 s recency floor: none may be evicted, so the pool grows to 2 x 2.
+    const sessions = [];
+    for (let i = 0; i < 4; i++) sessions.push(await openRawSession(served));
+    await expect(openRawSession(served)).rejects.toThrow('initialize was answered with HTTP 503');
+
+    const refused = await fetch(served.url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${served.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'one-too-many', version: '1' } } }),
+    });
+    expect(refused.status).toBe(503);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const { error } = (await refused.json()) as { error: { code: number; message: string; data: Record<string, unknown> } };
+    expect(error.data).toMatchObject({ code: 'SESSION_LIMIT', pool: 'interactive', ceiling: 4 });
+    expect(error.message).toMatch(/^The interactive session pool is full: 4 sessions.*retry in \d+ s, end sessions you no longer need \(DELETE\), or reuse one/);
+
+    for (const headers of sessions) {
+      const listed = await fetch(served.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 'list', method: 'tools/list' }) });
+      expect(listed.status).toBe(200);
+      await listed.text();
+    }
+  });
+});
