@@ -6,6 +6,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
 
 export interface GuardOptions {
   /** Host names (without port) a request may be addressed to. */
@@ -26,6 +27,19 @@ const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 export function loopbackHosts(extra: Iterable<string> = []): Set<string> {
   return new Set([...LOOPBACK_NAMES, ...extra]);
+}
+
+/** An address as it stands in a URL or a Host header: an IPv6 one in brackets. */
+export function urlHost(address: string): string {
+  return isIP(address) === 6 ? `[${address}]` : address;
+}
+
+/**
+ * The name a Host header addressed to this bind address carries, as the Host check compares
+ * it (lower case, IPv6 bracketed and shortened): the URL the server prints must be served.
+ */
+export function bindHostName(address: string): string | undefined {
+  return hostnameOf(urlHost(address));
 }
 
 /** The first check a request fails, or undefined when it may proceed. */

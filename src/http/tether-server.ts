@@ -4,7 +4,6 @@
  * loopback only unless non-loopback is explicitly allowed.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { isIP } from 'node:net';
 import type { Logger } from 'pino';
 import { tetherHome } from '../discovery/tether-home.js';
 import { TetherError } from '../protocol/index.js';
@@ -14,7 +13,7 @@ import type { HttpSession, PoolName } from './http-session.js';
 import { McpEndpoint, sendJsonRpcError } from './mcp-endpoint.js';
 import { MemoryReclaimer } from './memory-reclaimer.js';
 import { ServeMetrics } from './metrics.js';
-import { checkRequest, loopbackHosts, type GuardOptions } from './request-guards.js';
+import { bindHostName, checkRequest, loopbackHosts, urlHost, type GuardOptions } from './request-guards.js';
 import { loadOrCreateToken, removeServeState, tokenPath, writeServeState } from './serve-state.js';
 import { SessionRegistry, type PoolOptions } from './session-registry.js';
 
@@ -125,7 +124,9 @@ export class TetherServer {
       logger: options.logger,
     });
     this.guards = {
-      allowedHosts: loopbackHosts(isLoopback(host) ? [] : [host.toLowerCase()]),
+      // The bind address too, loopback or not: `--host 127.0.0.2` prints a URL that must work.
+      // A wildcard bind (0.0.0.0, ::) adds only its own name: remote names are not guessed.
+      allowedHosts: loopbackHosts([bindHostName(host) ?? host.toLowerCase()]),
       allowedOrigins: new Set(options.allowedOrigins ?? []),
       token: loadOrCreateToken(this.home),
       maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
@@ -148,7 +149,7 @@ export class TetherServer {
       this.http.listen(this.options.port ?? 0, host, () => resolve());
     });
     const { port } = this.http.address() as { port: number };
-    this.boundUrl = `http://${isIP(host) === 6 ? `[${host}]` : host}:${port}/mcp`;
+    this.boundUrl = `http://${urlHost(host)}:${port}/mcp`;
     this.registry.start();
     this.fronts.get(); // connect the default host now, so /healthz and the first call are ready
     writeServeState(this.home, { url: this.boundUrl, token: this.guards.token, pid: process.pid, tokenPath: tokenPath(this.home) });
