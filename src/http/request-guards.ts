@@ -2,7 +2,7 @@
  * The checks every HTTP request passes before anything reaches a host: Host (against DNS
  * rebinding), Origin (browsers; 403 as the MCP spec requires), the bearer token (401,
  * compared in constant time; header, or RFC 6750 access_token query parameter) and the body
- * size (413).
+ * size (413). A request target that is not a URL at all is a bad request (400).
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -18,8 +18,8 @@ export interface GuardOptions {
 }
 
 export interface Refusal {
-  status: 401 | 403 | 413;
-  code: 'UNAUTHORIZED' | 'FORBIDDEN_HOST' | 'FORBIDDEN_ORIGIN' | 'BODY_TOO_LARGE';
+  status: 400 | 401 | 403 | 413;
+  code: 'BAD_REQUEST' | 'UNAUTHORIZED' | 'FORBIDDEN_HOST' | 'FORBIDDEN_ORIGIN' | 'BODY_TOO_LARGE';
   message: string;
 }
 
@@ -44,6 +44,9 @@ export function bindHostName(address: string): string | undefined {
 
 /** The first check a request fails, or undefined when it may proceed. */
 export function checkRequest(req: IncomingMessage, options: GuardOptions): Refusal | undefined {
+  const target = requestTarget(req.url);
+  // Not logged: a request target may carry an access_token.
+  if (!target) return { status: 400, code: 'BAD_REQUEST', message: 'The request target is not a valid path or URL; send requests to /mcp, /healthz or /metrics.' };
   const host = hostnameOf(req.headers.host);
   if (!host || !options.allowedHosts.has(host)) {
     return { status: 403, code: 'FORBIDDEN_HOST', message: `Host "${req.headers.host ?? ''}" is not served here; address the server by its loopback name.` };
@@ -52,7 +55,7 @@ export function checkRequest(req: IncomingMessage, options: GuardOptions): Refus
   if (origin !== undefined && !originAllowed(origin, options.allowedOrigins)) {
     return { status: 403, code: 'FORBIDDEN_ORIGIN', message: `Origin "${origin}" may not call this server.` };
   }
-  if (!bearerMatches(req.headers.authorization ?? queryToken(req.url), options.token)) {
+  if (!bearerMatches(req.headers.authorization ?? queryToken(target), options.token)) {
     return {
       status: 401,
       code: 'UNAUTHORIZED',
@@ -71,9 +74,18 @@ export function checkRequest(req: IncomingMessage, options: GuardOptions): Refus
  * cannot set headers (the official conformance runner is one). Headers are preferred: URLs
  * end up in logs.
  */
-function queryToken(url: string | undefined): string | undefined {
-  const token = new URL(url ?? '/', 'http://localhost').searchParams.get('access_token');
+function queryToken(target: URL): string | undefined {
+  const token = target.searchParams.get('access_token');
   return token ? `Bearer ${token}` : undefined;
+}
+
+/** A request's target as a URL, or undefined when it is none (`GET http://[`). */
+export function requestTarget(url: string | undefined): URL | undefined {
+  try {
+    return new URL(url ?? '/', 'http://localhost');
+  } catch {
+    return undefined;
+  }
 }
 
 function hostnameOf(header: string | undefined): string | undefined {

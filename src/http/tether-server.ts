@@ -13,7 +13,7 @@ import type { HttpSession, PoolName } from './http-session.js';
 import { McpEndpoint, sendJsonRpcError } from './mcp-endpoint.js';
 import { MemoryReclaimer } from './memory-reclaimer.js';
 import { ServeMetrics } from './metrics.js';
-import { bindHostName, checkRequest, loopbackHosts, urlHost, type GuardOptions } from './request-guards.js';
+import { bindHostName, checkRequest, loopbackHosts, requestTarget, urlHost, type GuardOptions } from './request-guards.js';
 import { loadOrCreateToken, removeServeState, tokenPath, writeServeState } from './serve-state.js';
 import { SessionRegistry, type PoolOptions } from './session-registry.js';
 
@@ -181,7 +181,7 @@ export class TetherServer {
         res.end(JSON.stringify({ error: refusal.code, message: refusal.message }));
         return;
       }
-      const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      const path = requestTarget(req.url)?.pathname; // a valid URL: the guards checked it
       if (path === '/mcp') return await this.endpoint.handle(req, res);
       if (path === '/healthz' && req.method === 'GET') return this.health(res);
       if (path === '/metrics' && req.method === 'GET') {
