@@ -128,7 +128,7 @@ export class TetherServer {
       // A wildcard bind (0.0.0.0, ::) adds only its own name: remote names are not guessed.
       allowedHosts: loopbackHosts([bindHostName(host) ?? host.toLowerCase()]),
       allowedOrigins: new Set(options.allowedOrigins ?? []),
-      token: loadOrCreateToken(this.home),
+      token: loadOrCreateToken(this.home, options.logger),
       maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
     };
     this.http = createServer((req, res) => void this.route(req, res));
