@@ -6,10 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { METHODS, type PromptDescriptor, type ResourceDescriptor, type ResourceTemplateDescriptor, type ToolDescriptor } from '../protocol/index.js';
-import { writePrivateFile } from '../discovery/secure-file.js';
+import { WRITABLE_BY_OTHERS, readPrivateFile, writePrivateFile } from '../discovery/secure-file.js';
 import { argumentValidator, type ArgumentValidator } from '../schema/tool-arguments.js';
 import type { HostLink } from '../link/host-link.js';
 
@@ -130,9 +129,16 @@ export class HostCatalog extends EventEmitter<HostCatalogEvents> {
     if (JSON.stringify(previous.prompts) !== JSON.stringify(next.prompts)) this.emit('promptsChanged');
   }
 
+  /**
+   * The cached lists, if the file is this user's and no one else may change it: tool
+   * descriptions are what a model reads, so a list planted by someone else is not shown (the
+   * next refresh writes a private one).
+   */
   private load(): CachedLists {
     try {
-      return { ...EMPTY, ...(JSON.parse(readFileSync(this.cachePath, 'utf8')) as Partial<CachedLists>) };
+      const read = readPrivateFile(this.cachePath, WRITABLE_BY_OTHERS);
+      if (read.status !== 'read') return EMPTY;
+      return { ...EMPTY, ...(JSON.parse(read.content.toString('utf8')) as Partial<CachedLists>) };
     } catch {
       return EMPTY;
     }
