@@ -53,6 +53,8 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
       } catch (error) {
         throw unreachable(link, params, options, maybeSent, error);
       }
+      // Cancelled before it was ever sent (while waiting for the link): it must never start.
+      if (options.signal?.aborted && !maybeSent) throw gaveUp(params, options, false);
       // A call the caller cancelled is never started afresh: only its outcome is asked for.
       const attachOnly = maybeSent && (!options.rerunnable || options.signal?.aborted === true);
       maybeSent = true;

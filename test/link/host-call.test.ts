@@ -376,6 +376,24 @@ describe('runHostCall when the editor stays away or a cancel must be confirmed',
     expect(life.host.calls.status('late-1').state).toBe('completed');
   });
 
+  it('with confirmCancelMs, a call cancelled while it waited for the editor is never sent once the editor is back', async () => {
+    const { life, proxy, link } = await startBehindProxy();
+    const lost = new Promise((resolve) => link.once('state', resolve));
+    proxy.goDown();
+    expect(await lost).toBe('lost');
+    const controller = new AbortController();
+    const call = settle(runHostCall(link, { callId: 'never-1', tool: 'slow', arguments: { tag: 'never-1' } }, { waitMs: 5_000, rerunnable: false, signal: controller.signal, confirmCancelMs: 5_000 }));
+    controller.abort(new Error('the user pressed stop'));
+    const back = new Promise((resolve) => link.once('connected', resolve));
+    proxy.up();
+    await back;
+    const outcome = await call;
+    expect(outcome.ok ? undefined : outcome.error.code).toBe('CANCELLED');
+    // Asked after the link was back: the host never heard of the call.
+    await expect(link.request(METHODS.callStatus, { callId: 'never-1' }, 1_000)).rejects.toMatchObject({ code: 'UNKNOWN_CALL' });
+    expect(life.runs).toEqual([]);
+  });
+
   it('with confirmCancelMs, a cancel the editor cannot confirm in time → OUTCOME_UNKNOWN (cancel requested), never CANCELLED', async () => {
     const { life, proxy, link } = await startBehindProxy();
     const controller = new AbortController();
