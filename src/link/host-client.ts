@@ -100,8 +100,6 @@ export async function connectToHost(options: ConnectOptions): Promise<HostSessio
     rpc.close();
     throw error;
   }
-  // A bye can arrive in the same chunk as the handshake reply: check after the await.
-  if (!rpc.isOpen) throw new TetherError('CONNECTION_CLOSED', 'The host closed the connection right after the handshake.', { cause: rpc.closedWith?.toJSON() });
   const hello = HelloResult.safeParse(raw);
   if (!hello.success) {
     rpc.close();
@@ -114,6 +112,11 @@ export async function connectToHost(options: ConnectOptions): Promise<HostSessio
       `The program listening on ${options.host ?? '127.0.0.1'}:${options.port} did not prove it knows the editor's token, so it is not the editor (another program may hold its port, for example while the editor reloads). Nothing secret was sent to it; look for the editor again once its record changes.`,
       { port: options.port },
     );
+  }
+  // A bye can arrive in the same chunk as the handshake reply (a host starting to reload):
+  // checked after the proof, so that `handshake: "completed"` says the bye came from the host.
+  if (!rpc.isOpen) {
+    throw new TetherError('CONNECTION_CLOSED', 'The host closed the connection right after the handshake.', { cause: rpc.closedWith?.toJSON(), handshake: 'completed' });
   }
   // The host proved it knows the token (or, for an older host, listens where our 0600 record
   // says and answered), so its large results go straight into full-size buffers.

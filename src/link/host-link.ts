@@ -201,7 +201,12 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
       this.emit('connected', session.hello, record);
     } catch (error) {
       if (!this.is('connecting')) return;
-      this.toLost(TetherError.from(error, 'CONNECTION_CLOSED'));
+      const failure = TetherError.from(error, 'CONNECTION_CLOSED');
+      // A bye counts only from a peer that completed the handshake: one sent before that may
+      // come from whatever took the editor's port, and an "evicted" from it would keep the
+      // link away from the editor for good.
+      if (failure.data.handshake !== 'completed') this.lastBye = undefined;
+      this.toLost(failure);
     }
   }
 

@@ -44,8 +44,8 @@ const json = z.record(z.string(), z.unknown());
  * `"auth": "proof"`), or, with older hosts, by the token itself: one of the two.
  */
 export const HelloProof = z.object({
-  /** Fresh per connection; at least 16 characters. */
-  nonce: z.string().min(16),
+  /** Fresh per connection; 16 to 128 characters. */
+  nonce: z.string().min(16).max(128),
   /** base64url HMAC-SHA256 of "tether/hello client <nonce>" under the token. */
   mac: z.string(),
 });

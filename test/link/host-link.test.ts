@@ -506,6 +506,28 @@ describe('HostLink: bye bookkeeping and record changes (defects found)', () => {
 });
 
 describe('HostLink and a program that holds the editor\'s port', () => {
+  it('does not take an "evicted" from it, sent before any handshake, as the editor\'s: the editor back is connected', async () => {
+    const ws = workspace();
+    const instanceId = `editor-${randomUUID()}`;
+    // It says "evicted" the moment it is spoken to, and hangs up, proving nothing.
+    const impostor = await startFake(ws, (message, connection) => {
+      if (!isRequest(message)) return;
+      connection.send({ jsonrpc: '2.0', method: METHODS.bye, params: { reason: 'evicted', status: 'evicted', message: 'Another client connected.', at: Date.now() } });
+      connection.socket.end();
+    });
+    impostor.writeRecord(ws.recordsDir, { instanceId, auth: 'proof' });
+    const link = makeLink(ws, NO_RETRY);
+    link.start();
+    await within(waitForState(link, 'lost'), 2_000, 'lost after the impostor hung up');
+    expect(link.lastFailure?.code).not.toBe('EVICTED');
+    // The editor itself comes back (same instance, as after a reload) and rewrites its record.
+    const back = nextConnected(link);
+    await impostor.close();
+    const editor = await startHost(ws, { instanceId });
+    const { hello } = await within(back, 3_000, 'connecting to the editor once its record changed');
+    expect(hello.host.instanceId).toBe(editor.identity.instanceId);
+  });
+
   it('never sends it the token, and does not take it for the editor when it cannot prove it knows the token', async () => {
     const ws = workspace();
     // Whatever listens where the record points (a port taken while the editor reloaded): it
