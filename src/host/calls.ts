@@ -126,7 +126,7 @@ export class CallManager {
           { callId: params.callId, tool: known.tool },
         );
       }
-      return this.await(params.callId, observer, abandoned);
+      return this.await(params.callId, observer, abandoned, params.attachOnly === true);
     }
     if (params.attachOnly) {
       throw new TetherError(
@@ -301,10 +301,16 @@ export class CallManager {
   }
 
   /** Waits for the outcome under `callId`: the call settling, this requester withdrawing, or the request being abandoned. */
-  private async await(callId: string, observer: CallObserver, abandoned?: Abortable): Promise<CallStartResult> {
+  private async await(callId: string, observer: CallObserver, abandoned?: Abortable, attachOnly = false): Promise<CallStartResult> {
     const call = this.live.get(callId);
     const requester = call?.requesters.get(callId);
     if (!call || !requester) return outcomeOf(this.journal.get(callId) as JournalEntry, true);
+    // Re-attaching (a client back after a dropped connection) asks how its call stands, and a
+    // requester that withdrew stands withdrawn: only a new calls/start wants the call again.
+    if (requester.entry.withdrawn && attachOnly) {
+      const { code, message, data } = requester.entry.withdrawn;
+      throw new TetherError(code as TetherError['code'], message, { ...data, callId });
+    }
     if (requester.entry.withdrawn) {
       // Asking again is wanting it again. Should the journal not take that, it still says
       // withdrawn, which can only get the call cancelled, and that is what this request hears.

@@ -59,10 +59,14 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
       const attachOnly = maybeSent && (!options.rerunnable || options.signal?.aborted === true);
       maybeSent = true;
       try {
-        return await rpc.request<CallStartResult>(METHODS.callStart, attachOnly ? { ...params, attachOnly: true } : params, {
+        const answer = rpc.request<CallStartResult>(METHODS.callStart, attachOnly ? { ...params, attachOnly: true } : params, {
           ...(patience.signal ? { signal: patience.signal } : {}),
           keepLiftedStrings: options.keepLiftedStrings === true,
         });
+        // Re-attached after the caller cancelled: the cancel may have been lost with the old
+        // connection, so it follows the re-attach on this one (the host takes them in order).
+        if (attachOnly && options.signal?.aborted) void cancelAtHost(link, callId, attempt, options.signal.reason, options.waitMs);
+        return await answer;
       } catch (error) {
         const failure = TetherError.from(error);
         if (patience.signal?.aborted) throw gaveUp(params, options, maybeSent);

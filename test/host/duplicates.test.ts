@@ -41,6 +41,18 @@ async function gatedHost(policy: 'attach' | 'reject' | 'allow', heartbeatMs = 5_
 const start = (rpc: Awaited<ReturnType<typeof gatedHost>>['a'], callId: string, target = 'linux') =>
   rpc.request<CallStartResult>(METHODS.callStart, { callId, tool: 'build', arguments: { target } });
 
+/**
+ * "one" from connection a runs; the identical "two" from b attaches to it. Each promise holds
+ * its call's result, or the error it ended with.
+ */
+async function sharedBuild(h: Awaited<ReturnType<typeof gatedHost>>): Promise<{ first: Promise<CallStartResult | TetherError>; second: Promise<CallStartResult | TetherError> }> {
+  const first = start(h.a, 'one').catch((e: TetherError) => e);
+  await expect.poll(h.runs).toBe(1);
+  const second = start(h.b, 'two').catch((e: TetherError) => e);
+  await expect.poll(async () => (await h.b.request<{ attachedTo?: string }>(METHODS.callStatus, { callId: 'two' })).attachedTo).toBe('one');
+  return { first, second };
+}
+
 describe('identical calls in flight', () => {
   it('attach: a second identical call from another connection shares the one execution', async () => {
     const h = await gatedHost('attach');
@@ -97,10 +109,7 @@ describe('identical calls in flight', () => {
 
   it('cancels a shared call only when every requester has cancelled', async () => {
     const h = await gatedHost('attach');
-    const first = start(h.a, 'one').catch((e: TetherError) => e);
-    await expect.poll(h.runs).toBe(1);
-    const second = start(h.b, 'two').catch((e: TetherError) => e);
-    await expect.poll(async () => (await h.b.request<{ attachedTo?: string }>(METHODS.callStatus, { callId: 'two' })).attachedTo).toBe('one');
+    const { first, second } = await sharedBuild(h);
 
     await h.a.request(METHODS.callCancel, { callId: 'one' });
     expect(await first).toMatchObject({ code: 'CANCELLED', data: { shared: true } });
@@ -112,16 +121,30 @@ describe('identical calls in flight', () => {
     expect(h.runs()).toBe(1);
   });
 
+  it('a withdrawn requester that re-attaches (attachOnly) stays withdrawn, so the last cancel still stops the call', async () => {
+    const h = await gatedHost('attach');
+    const { first, second } = await sharedBuild(h);
+    await h.b.request(METHODS.callCancel, { callId: 'two' });
+    expect(await second).toMatchObject({ code: 'CANCELLED', data: { shared: true } });
+    // A client back after a dropped connection asks how its call stands: it stands withdrawn.
+    const reattached = await h.b
+      .request(METHODS.callStart, { callId: 'two', tool: 'build', arguments: { target: 'linux' }, attachOnly: true })
+      .catch((e: TetherError) => e);
+    expect(reattached).toMatchObject({ code: 'CANCELLED', data: { callId: 'two', shared: true } });
+    // So the other requester's cancel is the last one, and it stops the build.
+    await h.a.request(METHODS.callCancel, { callId: 'one' });
+    expect(await first).toMatchObject({ code: 'CANCELLED', data: { started: true } });
+    expect(await h.a.request(METHODS.callStatus, { callId: 'one' })).toMatchObject({ state: 'cancelled' });
+    expect(h.runs()).toBe(1);
+  });
+
   it('a withdrawn requester that keeps waiting elsewhere still gets the result', async () => {
     const h = await gatedHost('attach');
-    const first = start(h.a, 'one');
-    await expect.poll(h.runs).toBe(1);
-    const second = start(h.b, 'two').catch((e: TetherError) => e);
-    await expect.poll(async () => (await h.b.request<{ attachedTo?: string }>(METHODS.callStatus, { callId: 'two' })).attachedTo).toBe('one');
+    const { first, second } = await sharedBuild(h);
     await h.b.request(METHODS.callCancel, { callId: 'two' });
     expect(await second).toMatchObject({ code: 'CANCELLED', data: { shared: true } });
     h.release();
-    expect((await first).result.content).toEqual([{ type: 'text', text: 'linux build #1' }]);
+    expect(await first).toMatchObject({ result: { content: [{ type: 'text', text: 'linux build #1' }] } });
     expect(await h.b.request(METHODS.callStatus, { callId: 'two' })).toMatchObject({ state: 'cancelled' });
   });
 });

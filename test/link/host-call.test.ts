@@ -376,6 +376,19 @@ describe('runHostCall when the editor stays away or a cancel must be confirmed',
     expect(life.host.calls.status('late-1').state).toBe('completed');
   });
 
+  it('with confirmCancelMs, a cancel lost with a dropped connection is sent again with the re-attach', async () => {
+    const { life, proxy, link } = await startBehindProxy();
+    const controller = new AbortController();
+    const call = settle(runHostCall(link, { callId: 'lost-1', tool: 'slow', arguments: { tag: 'lost-1' } }, { waitMs: 5_000, rerunnable: false, signal: controller.signal, confirmCancelMs: 5_000 }));
+    await life.started('lost-1');
+    controller.abort(new Error('the user pressed stop'));
+    proxy.cut(); // in the same turn: the calls/cancel is written into a connection already reset
+    await expect.poll(() => life.host.calls.status('lost-1').state).toBe('cancelled');
+    const outcome = await call;
+    expect(outcome.ok ? undefined : outcome.error.code).toBe('CANCELLED');
+    expect(life.runs).toEqual(['lost-1']);
+  });
+
   it('with confirmCancelMs, a call cancelled while it waited for the editor is never sent once the editor is back', async () => {
     const { life, proxy, link } = await startBehindProxy();
     const lost = new Promise((resolve) => link.once('state', resolve));
