@@ -14,6 +14,7 @@ import {
   METHODS,
   PROTOCOL_VERSION,
   RpcConnection,
+  TetherError,
   resolveLimits,
   type ByeReason,
   type FrameLimits,
@@ -46,7 +47,8 @@ export interface HostOptions {
   /**
    * The shared secret clients must prove they know; generated when omitted. Leave it unset so
    * that each listener (each domain reload) has a fresh one: the record says so, clients
-   * re-read it, and a token seen by whatever held the port in between is worthless.
+   * re-read it, and a token seen by whatever held the port in between is worthless. A given
+   * token is kept, so the record then does not offer the proof handshake, and clients send it.
    */
   token?: string;
   /** Stable across domain reloads of one editor process; generated when omitted. */
@@ -68,8 +70,8 @@ export interface HostOptions {
   /** Connections served at once; past it the oldest is evicted with a bye. Default: no limit. */
   maxConnections?: number;
   /**
-   * Connections that have not passed the handshake yet, held at once; a new one past it is
-   * refused (closed at once), so strangers cannot pile up buffers and timers (default 32).
+   * Connections that have not passed the handshake yet, held at once; past it the oldest of
+   * them is closed, so strangers cannot pile up buffers and timers (default 32).
    */
   maxPendingHandshakes?: number;
   /** Where the host record goes (default $TETHER_HOME/hosts). */
@@ -118,6 +120,8 @@ export class Host implements HostCore {
   private readonly connections = new Map<string, HostConnection>();
   private readonly sockets = new Set<Socket>();
   private readonly usedNonces = new Set<string>();
+  /** The token was made for this listener, not given (see record()). */
+  private readonly ownToken: boolean;
   private server: Server | undefined;
   private boundPort: number | undefined;
   private currentState: HostStateName = 'ready';
@@ -127,6 +131,7 @@ export class Host implements HostCore {
   private readonly startedAt = new Date().toISOString();
 
   constructor(options: HostOptions) {
+    this.ownToken = options.token === undefined;
     this.options = {
       port: 0,
       token: randomBytes(24).toString('base64url'),
@@ -331,12 +336,12 @@ export class Host implements HostCore {
       socket.destroy();
       return;
     }
-    let pending = 0;
-    for (const connection of this.connections.values()) if (!connection.isAuthenticated) pending++;
-    if (pending >= this.options.maxPendingHandshakes) {
-      // Like a full listen backlog: a client that is refused retries (the link backs off).
-      socket.destroy();
-      return;
+    // At the limit the oldest waiting connection goes, not the new one: strangers that hold
+    // their slots would otherwise keep every client out, while a real client says hello
+    // within a moment of connecting.
+    const pending = [...this.connections.values()].filter((connection) => !connection.isAuthenticated);
+    if (pending.length >= this.options.maxPendingHandshakes) {
+      pending[0]?.rpc.close(new TetherError('HANDSHAKE_REQUIRED', `More than ${this.options.maxPendingHandshakes} connections were waiting for their handshake; the oldest was closed.`));
     }
     this.sockets.add(socket);
     socket.once('close', () => this.sockets.delete(socket));
@@ -370,7 +375,9 @@ export class Host implements HostCore {
       name: this.identity.name,
       protocolVersion: PROTOCOL_VERSION,
       startedAt: this.startedAt,
-      auth: PROOF_AUTH,
+      // Proofs only with a token of this listener's own: one kept across listeners (given by
+      // the embedder) would let a proof seen on the old port be replayed to the new one.
+      ...(this.ownToken ? { auth: PROOF_AUTH } : {}),
     };
   }
 }
