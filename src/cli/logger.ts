@@ -15,7 +15,6 @@ export type { Logger };
 
 export function createLogger(name: string, level = process.env.TETHER_LOG_LEVEL ?? 'info'): Logger {
   const dir = join(tetherHome(), 'logs');
-  ensurePrivateDir(dir);
   // Opened here, not by pino: given a path, pino opens the file asynchronously, and a process
   // that exited before the open finished (stdin closed at once) threw "sonic boom is not ready
   // yet" from pino's exit hook onto stderr and lost its last lines. Writes stay asynchronous.
@@ -23,10 +22,12 @@ export function createLogger(name: string, level = process.env.TETHER_LOG_LEVEL 
   let file: number | undefined;
   let unopened: string | undefined;
   try {
+    ensurePrivateDir(dir);
     file = openSync(path, APPEND_NO_FOLLOW, 0o600);
   } catch (error) {
-    // A log file that cannot be opened (a link, a full disk) costs the file, not the process.
-    unopened = (error as NodeJS.ErrnoException).code ?? String(error);
+    // A log file that cannot be opened (a link, a folder not ours, a full disk) costs the
+    // file, not the process.
+    unopened = error instanceof Error ? error.message : String(error);
   }
   const streams = pino.multistream([
     { level: level as pino.Level, stream: pino.destination({ dest: 2, sync: true }) },
