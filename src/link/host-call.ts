@@ -51,7 +51,7 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
       try {
         rpc = await link.connection(options.waitMs, patience.signal);
       } catch (error) {
-        throw unreachable(link, params, options, maybeSent, error);
+        throw unreachable(params, options, maybeSent, error);
       }
       // Cancelled before it was ever sent (while waiting for the link): it must never start.
       if (options.signal?.aborted && !maybeSent) throw gaveUp(params, options, false);
@@ -65,7 +65,7 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
         });
         // Re-attached after the caller cancelled: the cancel may have been lost with the old
         // connection, so it follows the re-attach on this one (the host takes them in order).
-        if (attachOnly && options.signal?.aborted) void cancelAtHost(link, callId, attempt, options.signal.reason, options.waitMs);
+        if (attachOnly && options.signal?.aborted) onAbort();
         return await answer;
       } catch (error) {
         const failure = TetherError.from(error);
@@ -118,18 +118,17 @@ function waitsFor(options: HostCallOptions): { signal: AbortSignal | undefined; 
  */
 async function cancelAtHost(link: HostLink, callId: string, attempt: object, reason: unknown, waitMs: number): Promise<void> {
   try {
-    const text = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'The client cancelled the request.';
     const rpc = await link.connection(waitMs);
     const latest = latestAttempts.get(link)?.get(callId);
     if (latest !== undefined && latest !== attempt) return; // the callId was started again since
-    await rpc.request(METHODS.callCancel, { callId, reason: text });
+    await rpc.request(METHODS.callCancel, { callId, reason: reasonText(reason) ?? 'The client cancelled the request.' });
   } catch {
     // The host is away; if it comes back with the call, the call runs to its end.
   }
 }
 
 /** The link could not be had for the call: what that means depends on whether the host may have it. */
-function unreachable(link: HostLink, params: CallStartParams, options: HostCallOptions, maybeSent: boolean, error: unknown): TetherError {
+function unreachable(params: CallStartParams, options: HostCallOptions, maybeSent: boolean, error: unknown): TetherError {
   if (options.signal?.aborted) return gaveUp(params, options, maybeSent);
   const failure = TetherError.from(error, 'HOST_UNAVAILABLE');
   if (failure.code === 'EVICTED') return maybeSent ? evicted(failure, params) : failure;
@@ -144,8 +143,8 @@ function unreachable(link: HostLink, params: CallStartParams, options: HostCallO
 
 /** The caller aborted and stopped waiting (at once, or after `confirmCancelMs`). */
 function gaveUp(params: CallStartParams, options: HostCallOptions, maybeSent: boolean): TetherError {
-  const reason: unknown = options.signal?.reason;
-  const why = reason instanceof Error ? `: ${reason.message}` : typeof reason === 'string' ? `: ${reason}` : '';
+  const reason = reasonText(options.signal?.reason);
+  const why = reason === undefined ? '' : `: ${reason}`;
   // Never sent, so nothing to confirm; or nobody asked for the editor's word.
   if (!maybeSent || options.confirmCancelMs === undefined) {
     return new TetherError('CANCELLED', `Call "${params.callId}" was cancelled by the client${why}.`, { callId: params.callId });
@@ -155,6 +154,11 @@ function gaveUp(params: CallStartParams, options: HostCallOptions, maybeSent: bo
     `"${params.tool}" was cancelled${why}, and the editor was asked to stop it, but it has not confirmed that it did: the call may still finish. Check the editor's state before calling it again.`,
     { callId: params.callId, tool: params.tool, cancelRequested: true },
   );
+}
+
+/** What an abort reason says, when it says anything. */
+function reasonText(reason: unknown): string | undefined {
+  return reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : undefined;
 }
 
 function evicted(failure: TetherError, params: CallStartParams): TetherError {
