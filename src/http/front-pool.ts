@@ -14,6 +14,7 @@ import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { Front, type FrontOptions } from '../mcp/front.js';
 import { tasksOf } from '../mcp/tasks.js';
+import { releaseOnce } from './release-once.js';
 
 export interface FrontPoolOptions extends FrontOptions {
   logger?: Logger;
@@ -77,15 +78,12 @@ export class FrontPool {
     if (!slot) return () => undefined;
     slot.holders++;
     this.touch(slot);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
+    return releaseOnce(() => {
       slot.holders--;
       if (this.byFront.get(front) !== slot) return;
       this.touch(slot);
       this.trim();
-    };
+    });
   }
 
   /** Runs for every front, existing and future (to wire notifications and metrics). */

@@ -12,6 +12,7 @@
  * Generic on purpose: no HTTP or MCP here. The HTTP layer answers 404 when `get` returns
  * undefined, so clients re-initialize.
  */
+import { releaseOnce } from './release-once.js';
 
 /** Why a session left the registry; passed to `shutdown` so the session can pick its policy. */
 export type EndReason = 'deleted' | 'evicted' | 'idle' | 'shutdown' | 'replaced';
@@ -190,13 +191,10 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
     if (entry === undefined) return () => {};
     entry.pins++;
     this.touch(entry);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
+    return releaseOnce(() => {
       entry.pins--;
       if (entry.live) this.touch(entry);
-    };
+    });
   }
 
   /**
