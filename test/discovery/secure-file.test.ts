@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OPEN_TO_OTHERS, UnsafeDirectoryError, WRITABLE_BY_OTHERS, ensurePrivateDir, processWarnings, readPrivateFile, whyNotPrivate, writePrivateFile } from '../../src/discovery/secure-file.js';
 import { cleanupProcesses, createWorkspace } from '../helpers/processes.js';
+import { thrownBy } from '../helpers/thrown.js';
 
 afterEach(async () => {
   vi.restoreAllMocks();
@@ -26,15 +27,7 @@ function home(): string {
   return home;
 }
 
-function refusal(action: () => void): UnsafeDirectoryError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof UnsafeDirectoryError) return error;
-    throw error;
-  }
-  throw new Error('expected an UnsafeDirectoryError');
-}
+const refusal = (action: () => unknown): UnsafeDirectoryError => thrownBy(action, UnsafeDirectoryError);
 
 describe('whyNotPrivate', () => {
   const me = 1000;

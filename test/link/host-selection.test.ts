@@ -5,6 +5,7 @@ import { listHostRecords, writeHostRecord, type HostRecord } from '../../src/dis
 import { selectHost } from '../../src/link/host-selection.js';
 import { TetherError } from '../../src/protocol/index.js';
 import { tempDir } from './fake-host.js';
+import { thrownBy } from '../helpers/thrown.js';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -37,15 +38,7 @@ function advertise(recordsDir: string, instanceId: string, projectPath: string, 
   return record;
 }
 
-function selectionError(fn: () => unknown): TetherError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof TetherError) return error;
-    throw error;
-  }
-  throw new Error('expected selectHost to throw');
-}
+const selectionError = (fn: () => unknown): TetherError => thrownBy(fn, TetherError);
 
 describe('selectHost (over records read from a real hosts folder)', () => {
   it('--project picks the matching record, the newest when there are duplicates', () => {
