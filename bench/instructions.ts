@@ -1,0 +1,119 @@
+/**
+ * Instructions per call, counted by valgrind's callgrind: what each process on the path of a
+ * trivial tools/call executes, for `tether mcp` + bench host, the SDK relay floor + raw host,
+ * and the SDK floor server. Unlike CPU time, an instruction count hardly moves with what else
+ * the machine is doing, so a change of a few percent shows (CPU time on these shared 2-CPU
+ * VMs moves by ±10–30% between rounds). It counts user-space instructions only: system calls
+ * are the same for every bridge here (see docs/performance.md), and a cache miss counts as
+ * one instruction, so it guides changes and does not replace the timed scenarios.
+ *
+ *   npm run build && node --import tsx bench/instructions.ts [--warm 12000] [--calls 2000]
+ *
+ * Every process starts with instrumentation off (valgrind still runs it, ~5× slower), serves
+ * `--warm` calls, so that V8 has compiled what it will compile, and is counted over the next
+ * `--calls` calls. Needs valgrind (Debian: `apt-get install valgrind`).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { buildHelpers, helper } from './lib/build.js';
+import { call } from './lib/mcp.js';
+import { Child, TETHER_BIN, createWorkspace, killAll, removeWorkspaces, trackPid } from './lib/procs.js';
+
+const argv = process.argv.slice(2);
+const option = (name: string, fallback: number): number => {
+  const at = argv.indexOf(`--${name}`);
+  return at >= 0 ? Number(argv[at + 1]) : fallback;
+};
+const WARM_CALLS = option('warm', 12_000);
+const COUNTED_CALLS = option('calls', 2_000);
+
+const dumps = mkdtempSync(join(tmpdir(), 'tether-callgrind-'));
+
+/** valgrind's arguments for running `node args` with counting off until switched on. */
+function callgrind(args: string[]): string[] {
+  return ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${join(dumps, 'callgrind.%p')}`, process.execPath, ...args];
+}
+
+function control(pids: number[], ...args: string[]): void {
+  for (const pid of pids) execFileSync('callgrind_control', [...args, String(pid)], { stdio: 'ignore' });
+}
+
+/** Instructions in the dump `callgrind_control --dump` wrote for `pid`. */
+function countedInstructions(pid: number): number {
+  const dump = readdirSync(dumps).find((name) => name.startsWith(`callgrind.${pid}.`));
+  const totals = dump && /^(?:summary|totals): (\d+)/m.exec(readFileSync(join(dumps, dump), 'utf8'));
+  if (!totals) throw new Error(`no callgrind dump for pid ${pid} in ${dumps}`);
+  return Number(totals[1]);
+}
+
+async function startHost(script: string, args: string[], env: Record<string, string>, ready: string): Promise<{ host: Child; line: string }> {
+  const host = new Child('valgrind', callgrind([helper(script), ...args]), env);
+  const line = await host.waitForLine((l) => l.includes(ready), 180_000);
+  return { host, line };
+}
+
+async function measure(name: string, serverArgs: string[], env: Record<string, string>, host: Child | undefined): Promise<Record<string, number>> {
+  const transport = new StdioClientTransport({ command: 'valgrind', args: callgrind(serverArgs), env, stderr: 'ignore' });
+  const client = new Client({ name: 'tether-bench', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
+  await client.connect(transport);
+  const server = transport.pid as number;
+  trackPid(server);
+  const pids = [server, ...(host ? [host.pid] : [])];
+  try {
+    process.stderr.write(`[instructions] ${name}: ${WARM_CALLS} calls to warm up, ${COUNTED_CALLS} counted\n`);
+    for (let i = 0; i < WARM_CALLS; i++) await call(client, 'echo', { text: 'ping' });
+    control(pids, '--instr=on');
+    control(pids, '--zero');
+    for (let i = 0; i < COUNTED_CALLS; i++) await call(client, 'echo', { text: 'ping' });
+    control(pids, '--dump=counted');
+    return {
+      server: Math.round(countedInstructions(server) / COUNTED_CALLS),
+      ...(host ? { host: Math.round(countedInstructions(host.pid) / COUNTED_CALLS) } : {}),
+    };
+  } finally {
+    await client.close();
+    for (const name of readdirSync(dumps)) rmSync(join(dumps, name));
+  }
+}
+
+async function main(): Promise<void> {
+  if (spawnSync('valgrind', ['--version']).status !== 0) throw new Error('valgrind is not installed (Debian: apt-get install valgrind)');
+  buildHelpers();
+  const rows: Array<[string, Record<string, number>]> = [];
+
+  const tetherWs = createWorkspace();
+  const benchHost = await startHost('bench-host', ['--project', tetherWs.project], tetherWs.env, '"event":"ready"');
+  rows.push(['tether mcp + bench host', await measure('tether mcp', [TETHER_BIN, 'mcp', '--project', tetherWs.project], tetherWs.env, benchHost.host)]);
+  await benchHost.host.stop();
+
+  const relayWs = createWorkspace();
+  const rawHost = await startHost('raw-tcp-host', [], relayWs.env, '"event":"listening"');
+  const { port } = JSON.parse(rawHost.line) as { port: number };
+  rows.push(['SDK relay floor + raw host', await measure('SDK relay floor', [helper('floor-sdk-server'), '--relay', String(port)], relayWs.env, rawHost.host)]);
+  await rawHost.host.stop();
+
+  rows.push(['SDK floor server', await measure('SDK floor server', [helper('floor-sdk-server')], relayWs.env, undefined)]);
+
+  const floor = rows[2]?.[1].server ?? NaN;
+  process.stdout.write(`\nInstructions per tools/call (user space), after ${WARM_CALLS} calls, counted over ${COUNTED_CALLS}:\n\n`);
+  process.stdout.write('| path | server | host | together | vs SDK floor server |\n| --- | ---: | ---: | ---: | ---: |\n');
+  for (const [name, counts] of rows) {
+    const together = (counts.server ?? 0) + (counts.host ?? 0);
+    process.stdout.write(`| ${name} | ${counts.server?.toLocaleString('en')} | ${counts.host?.toLocaleString('en') ?? '—'} | ${together.toLocaleString('en')} | ${(together / floor).toFixed(2)}× |\n`);
+  }
+}
+
+main()
+  .catch((error: unknown) => {
+    process.stderr.write(`instructions failed: ${(error as Error).stack ?? String(error)}\n`);
+    process.exitCode = 1;
+  })
+  .finally(() => {
+    killAll();
+    removeWorkspaces();
+    rmSync(dumps, { recursive: true, force: true });
+  });
