@@ -3,8 +3,6 @@
  * nothing else; logs go to stderr and $TETHER_HOME/logs/mcp.log. It exits cleanly on
  * SIGINT, SIGTERM, SIGHUP and when stdin closes, leaving no process or handle behind.
  */
-// First, before the SDK builds its schemas (see zod-jitless.ts).
-import '../zod-jitless.js';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { Front } from '../../mcp/front.js';
 import { createMcpServer } from '../../mcp/mcp-server.js';
