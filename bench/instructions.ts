@@ -9,7 +9,7 @@
  *
  *   npm run build && node --import tsx bench/instructions.ts [--warm 12000] [--calls 2000]
  *
- * Every process starts with instrumentation off (valgrind still runs it, ~5× slower), serves
+ * Every process starts with instrumentation off (valgrind still runs it, about 7× slower), serves
  * `--warm` calls, so that V8 has compiled what it will compile, and is counted over the next
  * `--calls` calls. Needs valgrind (Debian: `apt-get install valgrind`).
  */
