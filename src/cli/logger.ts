@@ -6,6 +6,7 @@ import { constants, openSync } from 'node:fs';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { ensurePrivateDir } from '../discovery/secure-file.js';
+import { TetherError } from '../protocol/index.js';
 import { tetherHome } from '../discovery/tether-home.js';
 
 // Logs hold project paths and tool arguments: a link planted in their place is not followed.
@@ -27,7 +28,7 @@ export function createLogger(name: string, level = process.env.TETHER_LOG_LEVEL 
   } catch (error) {
     // A log file that cannot be opened (a link, a folder not ours, a full disk) costs the
     // file, not the process.
-    unopened = error instanceof Error ? error.message : String(error);
+    unopened = TetherError.from(error).message;
   }
   const streams = pino.multistream([
     { level: level as pino.Level, stream: pino.destination({ dest: 2, sync: true }) },

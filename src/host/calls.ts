@@ -219,7 +219,7 @@ export class CallManager {
         delete requester.entry.withdrawn;
         throw new TetherError(
           'INTERNAL_ERROR',
-          `The host could not write the cancellation of call "${callId}" to its journal (${describe(failure)}), so nothing was cancelled. Free disk space (or fix the disk) and cancel again.`,
+          `The host could not write the cancellation of call "${callId}" to its journal (${TetherError.from(failure).message}), so nothing was cancelled. Free disk space (or fix the disk) and cancel again.`,
           { callId },
         );
       }
@@ -289,7 +289,7 @@ export class CallManager {
       this.journal.forget(entry.callId);
       throw new TetherError(
         'INTERNAL_ERROR',
-        `The host could not write call "${entry.callId}" to its journal (${describe(failure)}), so it did not accept it: nothing ran. Free disk space (or fix the disk) and send it again.`,
+        `The host could not write call "${entry.callId}" to its journal (${TetherError.from(failure).message}), so it did not accept it: nothing ran. Free disk space (or fix the disk) and send it again.`,
         { callId: entry.callId, tool: entry.tool, started: false },
       );
     }
@@ -370,7 +370,7 @@ export class CallManager {
         undefined,
         new TetherError(
           'INTERNAL_ERROR',
-          `The host could not write to its journal that "${entry.tool}" was starting (${describe(failure)}), so it did not run it. Free disk space (or fix the disk), then call again with a fresh callId.`,
+          `The host could not write to its journal that "${entry.tool}" was starting (${TetherError.from(failure).message}), so it did not run it. Free disk space (or fix the disk), then call again with a fresh callId.`,
           { callId: entry.callId, tool: entry.tool, started: false },
         ),
       );
@@ -483,7 +483,7 @@ export class CallManager {
       delete target.result;
       target.error = {
         code: 'OUTCOME_UNKNOWN',
-        message: `The host could not write the outcome of call "${target.callId}" to its journal (${describe(failure)}). "${target.tool}" has not run, but the journal still shows it queued, so it may run if the host restarts before it can write its journal again. Check the editor's state before running it again.`,
+        message: `The host could not write the outcome of call "${target.callId}" to its journal (${TetherError.from(failure).message}). "${target.tool}" has not run, but the journal still shows it queued, so it may run if the host restarts before it can write its journal again. Check the editor's state before running it again.`,
         data: { callId: target.callId, tool: target.tool },
       };
     }
@@ -521,9 +521,6 @@ function wireError(error: TetherError): JournalError {
 }
 
 /** A failed journal write in a message: "ENOSPC: no space left on device, write". */
-function describe(failure: unknown): string {
-  return failure instanceof Error ? failure.message : String(failure);
-}
 
 function stateFor(error: TetherError): JournalEntry['state'] {
   if (error.code === 'CANCELLED' || error.code === 'DEADLINE_EXCEEDED') return 'cancelled';

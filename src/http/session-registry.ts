@@ -12,6 +12,7 @@
  * Generic on purpose: no HTTP or MCP here. The HTTP layer answers 404 when `get` returns
  * undefined, so clients re-initialize.
  */
+import { TetherError } from '../protocol/index.js';
 import { releaseOnce } from './release-once.js';
 
 /** Why a session left the registry; passed to `shutdown` so the session can pick its policy. */
@@ -232,7 +233,7 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
       try {
         this.reapIdle();
       } catch (error) {
-        this.emit('reap-failed', { error: describe(error) });
+        this.emit('reap-failed', { error: TetherError.from(error).message });
       }
     }, interval);
     this.timer.unref();
@@ -350,7 +351,7 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
     try {
       this.options.onEnd?.(entry.id, entry.session, reason);
     } catch (error) {
-      this.emit('on-end-failed', { id: entry.id, reason, error: describe(error) });
+      this.emit('on-end-failed', { id: entry.id, reason, error: TetherError.from(error).message });
     }
     const done = this.shutdown(entry, reason);
     this.pending.add(done);
@@ -363,7 +364,7 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
       await entry.session.shutdown(reason);
     } catch (error) {
       // A broken shutdown must not break the registry: the session counts as ended.
-      this.emit('shutdown-failed', { id: entry.id, reason, error: describe(error) });
+      this.emit('shutdown-failed', { id: entry.id, reason, error: TetherError.from(error).message });
     }
   }
 
@@ -375,8 +376,4 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
       // Nowhere left to report it.
     }
   }
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

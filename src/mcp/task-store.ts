@@ -163,7 +163,7 @@ export class TaskStore {
       .then(
         (end) => this.finish(entry, end),
         (error: unknown) =>
-          this.finish(entry, { status: 'failed', statusMessage: messageOf(error), error: { code: -32603, message: messageOf(error) } }),
+          this.finish(entry, { status: 'failed', statusMessage: TetherError.from(error).message, error: { code: -32603, message: TetherError.from(error).message } }),
       );
     return record;
   }
@@ -268,8 +268,4 @@ function cancelReason(reason: string): TetherError {
 
 export function isTerminal(status: TaskStatus): status is TerminalStatus {
   return status === 'completed' || status === 'failed' || status === 'cancelled';
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
