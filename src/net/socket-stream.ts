@@ -4,7 +4,7 @@
  * close), so a peer that vanishes can never crash the process.
  */
 import type { Socket } from 'node:net';
-import type { ByteStream } from '../protocol/index.js';
+import type { ByteStream, Frame } from '../protocol/index.js';
 
 export class SocketByteStream implements ByteStream {
   private ended = false;
@@ -31,10 +31,15 @@ export class SocketByteStream implements ByteStream {
     });
   }
 
-  write(parts: readonly Uint8Array[]): void {
+  write(frame: Frame): void {
     if (this.closed) return;
+    if (typeof frame === 'string') {
+      this.socket.write(frame);
+      return;
+    }
+    // Parts go out together (one writev), not as a syscall each.
     this.socket.cork();
-    for (const part of parts) this.socket.write(part);
+    for (const part of frame) this.socket.write(part);
     process.nextTick(() => this.socket.uncork());
   }
 

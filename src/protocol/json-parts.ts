@@ -1,9 +1,7 @@
 /**
- * The JSON text of a value as UTF-8, in parts.
- *
- * Usually one part. A value holding a long string (a 50 MB tool result is one) comes in
- * several instead: the rest of the value as JSON, and each long string encoded slice by
- * slice between its quotes. `JSON.stringify` of a whole 50 MB string builds it in the young
+ * The JSON of a value: its text, or, for a value holding a long string (a 50 MB tool result
+ * is one), its UTF-8 bytes in parts: the rest of the value as JSON, and each long string
+ * encoded slice by slice between its quotes. `JSON.stringify` of a whole 50 MB string builds it in the young
  * generation, where every scavenge copies what is built so far, and `TextEncoder.encode` then
  * copies it once more; slices keep every intermediate small, and a slice that needs no
  * escaping (any base64 image) skips `JSON.stringify` altogether. The bytes are the same
@@ -37,10 +35,10 @@ export const STAND_IN = '\udc00tether:long-string\udc00';
 const QUOTED_STAND_IN = JSON.stringify(STAND_IN);
 const QUOTE = encoder.encode('"');
 
-/** The UTF-8 bytes of `JSON.stringify(value)`, in one part or more. */
-export function jsonParts(value: unknown): Uint8Array[] {
+/** `JSON.stringify(value)`, or its UTF-8 bytes in parts when the value holds a long string. */
+export function jsonBody(value: unknown): string | Uint8Array[] {
   visitsLeft = SEARCH_BUDGET;
-  return (holdsLongString(value) && encodeAroundLongStrings(value)) || [encoder.encode(JSON.stringify(value))];
+  return (holdsLongString(value) && encodeAroundLongStrings(value)) || JSON.stringify(value);
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { TetherError } from './errors.js';
 import { FrameDecoder } from './frame-decoder.js';
-import { encodeFrame } from './frame-encoder.js';
+import { encodeFrame, frameBytes, type Frame } from './frame-encoder.js';
 import type { LiftedStrings, StringLifter } from './lifted-strings.js';
 import { resolveLimits, type FrameLimits, type ReaderLimits } from './limits.js';
 import { idOf, validateMessage, type Message, type RequestId } from './messages.js';
@@ -36,8 +36,8 @@ export interface Transport {
 /** The minimal byte-stream interface the framing layer needs; adapters live outside protocol/. */
 export interface ByteStream {
   start(handlers: { data(chunk: Uint8Array): void; close(error?: unknown): void }): void;
-  /** Writes all parts in order; a no-op once the stream is closed or destroyed. */
-  write(parts: readonly Uint8Array[]): void;
+  /** Writes a frame (a string is written as UTF-8); a no-op once the stream is closed or destroyed. */
+  write(frame: Frame): void;
   /** Flushes pending writes, then closes. */
   end(): void;
   readonly closed: boolean;
@@ -209,10 +209,11 @@ class MemoryStream implements ByteStream {
     for (const chunk of this.backlog.splice(0)) handlers.data(chunk);
   }
 
-  write(parts: readonly Uint8Array[]): void {
+  write(frame: Frame): void {
     if (this.closed) return;
     const peer = this.peer;
-    for (const part of parts) {
+    // A frame in parts arrives in as many chunks, as it may from a socket.
+    for (const part of typeof frame === 'string' ? [frameBytes(frame)] : frame) {
       const copy = part.slice();
       queueMicrotask(() => peer?.receive(copy));
     }

@@ -252,14 +252,14 @@ describe('refusals', () => {
     let runs = 0;
     const host = await startHost((h) => h.tool({ name: 'touch', description: 'writes', handler: () => `run ${++runs}` }));
     const { openSocket } = await import('../../src/link/host-client.js');
-    const { encodeFrame, FrameDecoder } = await import('../../src/protocol/index.js');
+    const { encodeFrame, frameBytes, FrameDecoder } = await import('../../src/protocol/index.js');
     const socket = await openSocket(host.port!);
     cleanups.push(() => void socket.destroy());
     const frames = [
       { jsonrpc: '2.0' as const, id: 1, method: 'tools/list' },
       { jsonrpc: '2.0' as const, id: 2, method: 'tether/hello', params: { token: host.token, protocolVersion: 1, client: { name: 'sneaky' } } },
       { jsonrpc: '2.0' as const, id: 3, method: 'calls/start', params: { callId: 'x', tool: 'touch' } },
-    ].flatMap((m) => encodeFrame(m, 1 << 20));
+    ].map((m) => frameBytes(encodeFrame(m, 1 << 20)));
     socket.write(Buffer.concat(frames));
     const decoder = new FrameDecoder({ maxFrameBytes: 1 << 20, maxHeaderBytes: 8192 });
     const replies: Array<{ id: number; error?: { data: { code: string } } }> = [];

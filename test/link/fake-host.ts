@@ -15,6 +15,7 @@ import {
   FrameDecoder,
   PROTOCOL_VERSION,
   encodeFrame,
+  frameBytes,
   type HelloResult,
   type Message,
   type RequestMessage,
@@ -28,7 +29,7 @@ export function tempDir(prefix: string): { dir: string; remove: () => void } {
 
 /** Every message of `messages` framed and concatenated: one buffer, for one socket write. */
 export function frames(...messages: Message[]): Buffer {
-  return Buffer.concat(messages.flatMap((m) => encodeFrame(m, DEFAULT_LIMITS.maxFrameBytes)));
+  return Buffer.concat(messages.map((m) => frameBytes(encodeFrame(m, DEFAULT_LIMITS.maxFrameBytes))));
 }
 
 export function helloResult(instanceId: string, projectPath: string, connectionId = 'c1'): HelloResult {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FrameDecoder, concat } from '../../src/protocol/frame-decoder.js';
-import { encodeFrame } from '../../src/protocol/frame-encoder.js';
+import { encodeFrame, frameBytes } from '../../src/protocol/frame-encoder.js';
 import { TetherError, type ErrorCode } from '../../src/protocol/errors.js';
 import type { Message } from '../../src/protocol/messages.js';
 
@@ -15,7 +15,7 @@ function bytes(text: string): Uint8Array {
 }
 
 function frame(message: Message, maxFrameBytes = LIMITS.maxFrameBytes): Uint8Array {
-  return concat(encodeFrame(message, maxFrameBytes));
+  return frameBytes(encodeFrame(message, maxFrameBytes));
 }
 
 /** A raw frame with a hand-written header block (the blank line is appended). */
@@ -125,8 +125,9 @@ describe('FrameDecoder: split and merged frames', () => {
         fc.boolean(),
         (messages, sizes, oneByte) => {
           const encoded = messages.map((m) => {
-            const [header, ...body] = encodeFrame(m, LIMITS.maxFrameBytes);
-            return { header, body: concat(body) };
+            const frame = frameBytes(encodeFrame(m, LIMITS.maxFrameBytes));
+            const bodyLength = new TextEncoder().encode(JSON.stringify(m)).length;
+            return { header: frame.subarray(0, frame.length - bodyLength), body: frame.subarray(frame.length - bodyLength) };
           });
           const stream = concat(encoded.flatMap(({ header, body }) => [header, body]));
           const expected = encoded.map(({ body }) => body.join(','));
@@ -348,11 +349,10 @@ describe('FrameDecoder: bodies', () => {
 
   it('encodeFrame announces the byte length of a multi-byte body', () => {
     const message: Message = { jsonrpc: '2.0', method: 'm', params: { s: '€😀' } };
-    const [header, ...parts] = encodeFrame(message, 1000);
-    const body = concat(parts);
-    expect(dec.decode(header)).toBe(`Content-Length: ${body.length}\r\n\r\n`);
-    expect(body.length).toBe(bytes(JSON.stringify(message)).length);
-    expect(texts(new FrameDecoder(LIMITS).push(concat([header, body])))).toEqual([JSON.stringify(message)]);
+    const encoded = frameBytes(encodeFrame(message, 1000));
+    const body = bytes(JSON.stringify(message));
+    expect(dec.decode(encoded)).toBe(`Content-Length: ${body.length}\r\n\r\n${JSON.stringify(message)}`);
+    expect(texts(new FrameDecoder(LIMITS).push(encoded))).toEqual([JSON.stringify(message)]);
   });
 
   it('leaves a body containing CRLFCRLF intact', () => {

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { concat } from '../../src/protocol/frame-decoder.js';
-import { LONG_STRING_CHARS, STAND_IN, encodeJsonString, jsonParts } from '../../src/protocol/json-parts.js';
+import { LONG_STRING_CHARS, STAND_IN, encodeJsonString, jsonBody } from '../../src/protocol/json-parts.js';
 
-/** The parts add up to the bytes of JSON.stringify (compared as buffers: a deep equal of megabytes is slow). */
-function expectPlainJson(parts: Uint8Array[], value: unknown): void {
-  const got = Buffer.from(concat(parts));
+/** The body is the bytes of JSON.stringify (compared as buffers: a deep equal of megabytes is slow). */
+function expectPlainJson(body: string | Uint8Array[], value: unknown): void {
+  const got = typeof body === 'string' ? Buffer.from(body) : Buffer.from(concat(body));
   const want = Buffer.from(JSON.stringify(value));
   if (!got.equals(want)) expect(got.toString('hex')).toBe(want.toString('hex'));
 }
@@ -22,7 +22,7 @@ const longText = fc
   .tuple(anyText.filter((text) => text.length > 0), fc.integer({ min: 0, max: 3 }))
   .map(([text, extra]) => text.repeat(Math.ceil(LONG_STRING_CHARS / text.length)) + 'x'.repeat(extra));
 
-describe('jsonParts: the JSON text of a value, long strings encoded in slices', () => {
+describe('jsonBody: the JSON of a value, long strings encoded in slices', () => {
   it('encodes any string in any slice size to the bytes of JSON.stringify', () => {
     fc.assert(
       fc.property(anyText, fc.integer({ min: 1, max: 9 }), (text, sliceChars) => {
@@ -50,9 +50,9 @@ describe('jsonParts: the JSON text of a value, long strings encoded in slices', 
     fc.assert(
       fc.property(json, longText, (value, text) => {
         const message = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text }], value } };
-        const parts = jsonParts(message);
-        expect(parts.length).toBeGreaterThan(1);
-        expectPlainJson(parts, message);
+        const body = jsonBody(message);
+        expect(typeof body).not.toBe('string');
+        expectPlainJson(body, message);
       }),
       { numRuns: 40 },
     );
@@ -61,8 +61,7 @@ describe('jsonParts: the JSON text of a value, long strings encoded in slices', 
   it('keeps a surrogate pair whole where a slice would have cut it', () => {
     // The pair straddles the 1 MiB slice boundary; the slice before it ends one earlier.
     const text = `${'a'.repeat(1024 * 1024 - 1)}😀${'b'.repeat(10)}\ud800`;
-    const parts = jsonParts({ text });
-    expectPlainJson(parts, { text });
+    expectPlainJson(jsonBody({ text }), { text });
   });
 
   it('encodes a value whole when one of its strings looks like the stand-in for a long string', () => {
@@ -73,13 +72,13 @@ describe('jsonParts: the JSON text of a value, long strings encoded in slices', 
       { text, mimic: `"${STAND_IN}` },
       { text, [STAND_IN]: 1 },
     ]) {
-      expectPlainJson(jsonParts(value), value);
+      expectPlainJson(jsonBody(value), value);
     }
-    expect(jsonParts({ mimic: STAND_IN, text })).toHaveLength(1);
+    expect(jsonBody({ mimic: STAND_IN, text })).toBe(JSON.stringify({ mimic: STAND_IN, text }));
   });
 
-  it('keeps a small value in one part', () => {
+  it('gives a value without long strings as its JSON text', () => {
     const message = { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'x'.repeat(LONG_STRING_CHARS - 1) }] } };
-    expect(jsonParts(message)).toHaveLength(1);
+    expect(jsonBody(message)).toBe(JSON.stringify(message));
   });
 });

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FrameDecoder, concat } from '../../src/protocol/frame-decoder.js';
-import { encodeFrame } from '../../src/protocol/frame-encoder.js';
+import { encodeFrame, frameBytes, type Frame } from '../../src/protocol/frame-encoder.js';
 import { TetherError } from '../../src/protocol/errors.js';
 import type { Message, RequestId } from '../../src/protocol/messages.js';
 import {
@@ -25,9 +26,9 @@ class FakeStream implements ByteStream {
     this.handlers = handlers;
   }
 
-  write(parts: readonly Uint8Array[]): void {
+  write(frame: Frame): void {
     if (this.closed) return;
-    this.written.push(concat(parts.map((part) => part.slice())));
+    this.written.push(frameBytes(frame).slice());
   }
 
   end(): void {
@@ -79,7 +80,7 @@ function recorder(): Recorder {
 }
 
 function frame(message: unknown, maxFrameBytes = 1 << 20): Uint8Array {
-  return concat(encodeFrame(message as Message, maxFrameBytes));
+  return frameBytes(encodeFrame(message as Message, maxFrameBytes));
 }
 
 function rawFrame(body: string | Uint8Array): Uint8Array {
@@ -356,19 +357,43 @@ describe('FramedTransport: sending and closing', () => {
   it('encodeFrame accepts a body of exactly maxFrameBytes and refuses one byte more', () => {
     const message: Message = { jsonrpc: '2.0', method: 'm', params: { s: '' } };
     const base = enc.encode(JSON.stringify(message)).length;
-    const fits: Message = { jsonrpc: '2.0', method: 'm', params: { s: 'é'.repeat(10) } }; // 2 bytes each
-    const [header, ...body] = encodeFrame(fits, base + 20);
-    expect(concat(body).length).toBe(base + 20);
-    expect(new TextDecoder().decode(header)).toBe(`Content-Length: ${base + 20}\r\n\r\n`);
+    // 2, 3 and 4 bytes a character (the last a surrogate pair): the limit counts UTF-8 bytes.
+    const text = 'é😀€'.repeat(4);
+    const extra = 4 * (2 + 4 + 3);
+    const fits: Message = { jsonrpc: '2.0', method: 'm', params: { s: text } };
+    const bytes = frameBytes(encodeFrame(fits, base + extra));
+    const header = `Content-Length: ${base + extra}\r\n\r\n`;
+    expect(new TextDecoder().decode(bytes.subarray(0, header.length))).toBe(header);
+    expect(bytes.length - header.length).toBe(base + extra);
     let caught: unknown;
     try {
-      encodeFrame(fits, base + 19);
+      encodeFrame(fits, base + extra - 1);
     } catch (error) {
       caught = error;
     }
     expect(caught).toBeInstanceOf(TetherError);
     expect((caught as TetherError).code).toBe('FRAME_TOO_LARGE');
-    expect((caught as TetherError).data).toEqual({ length: base + 20, maxFrameBytes: base + 19 });
+    expect((caught as TetherError).data).toEqual({ length: base + extra, maxFrameBytes: base + extra - 1 });
+  });
+
+  it('encodeFrame writes an ordinary message as one string, and any message as its header and the UTF-8 of its JSON', () => {
+    const anyText = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.string({ unit: fc.constantFrom('a', '"', '\\', '\n', '\u0000', 'é', '€', '😀', '\ud83d', '\ude00', '\u2028') }),
+    );
+    // Long enough, now and then, to take the path in parts (at 64 Ki UTF-16 units).
+    const sized = fc.tuple(anyText, fc.integer({ min: 0, max: 70_000 })).map(([text, pad]) => (pad > 60_000 ? text + 'x'.repeat(pad) : text));
+    fc.assert(
+      fc.property(sized, fc.dictionary(anyText, anyText, { maxKeys: 3 }), (text, extra) => {
+        const message = { jsonrpc: '2.0', id: 1, result: { text, extra } } as Message;
+        const encoded = encodeFrame(message, 1 << 24);
+        const json = JSON.stringify(message);
+        if (json.length < 64 * 1024) expect(typeof encoded).toBe('string');
+        const body = enc.encode(json);
+        expect(Buffer.from(frameBytes(encoded)).equals(Buffer.from(concat([enc.encode(`Content-Length: ${body.length}\r\n\r\n`), body])))).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('send() throws FRAME_TOO_LARGE for an oversize message, writes nothing and stays open', () => {
