@@ -243,14 +243,29 @@ function mustSync(entry: JournalEntry): boolean {
   return entry.state === 'running' || entry.withdrawn !== undefined;
 }
 
+/** What finished read-only calls may hold by default before the oldest are forgotten. */
+export const DEFAULT_READ_ONLY_BUDGET_BYTES = 64 * 1024 * 1024;
+/** What a finished entry costs beside its strings (the objects, the map's slot). */
+const ENTRY_OVERHEAD_BYTES = 512;
+
 export class CallJournal {
   private readonly entries = new Map<string, JournalEntry>();
+  /** Finished read-only entries still kept, oldest first, with what each holds (about). */
+  private readonly finishedReadOnly = new Map<string, number>();
+  private readOnlyBytes = 0;
   private writesSinceCompaction = 0;
   private lastPrune = 0;
 
   constructor(
     private readonly store: JournalStore,
     readonly retentionMs: number,
+    /**
+     * Read-only calls are kept in memory only, each with its result (a screenshot is
+     * megabytes), so under a steady stream of them the retention alone does not bound the
+     * host's memory. Past this budget the oldest finished ones are forgotten early, which is
+     * harmless: a read-only call the host no longer knows is simply run again when asked.
+     */
+    readonly readOnlyBudgetBytes = DEFAULT_READ_ONLY_BUDGET_BYTES,
   ) {}
 
   /**
@@ -301,7 +316,10 @@ export class CallJournal {
    */
   save(entry: JournalEntry): void {
     this.entries.set(entry.callId, entry);
-    if (entry.volatile) return;
+    if (entry.volatile) {
+      if (isFinal(entry)) this.keepWithinBudget(entry);
+      return;
+    }
     this.store.save(entry, mustSync(entry));
     if (++this.writesSinceCompaction > Math.max(256, this.entries.size * 4)) this.compact();
   }
@@ -319,10 +337,26 @@ export class CallJournal {
     for (const [callId, entry] of this.entries) {
       if (this.expired(entry, now)) {
         this.entries.delete(callId);
+        this.readOnlyBytes -= this.finishedReadOnly.get(callId) ?? 0;
+        this.finishedReadOnly.delete(callId);
         removed = true;
       }
     }
     if (removed) this.compact();
+  }
+
+  /** Counts a finished read-only entry, forgetting the oldest others while over the budget. */
+  private keepWithinBudget(entry: JournalEntry): void {
+    if (this.finishedReadOnly.has(entry.callId)) return;
+    const bytes = ENTRY_OVERHEAD_BYTES + stringBytes(entry.result, 4) + stringBytes(entry.arguments, 2);
+    this.finishedReadOnly.set(entry.callId, bytes);
+    this.readOnlyBytes += bytes;
+    for (const [callId, size] of this.finishedReadOnly) {
+      if (this.readOnlyBytes <= this.readOnlyBudgetBytes || callId === entry.callId) break;
+      this.finishedReadOnly.delete(callId);
+      this.readOnlyBytes -= size;
+      this.entries.delete(callId);
+    }
   }
 
   private expired(entry: JournalEntry, now: number): boolean {
@@ -342,4 +376,13 @@ export class CallJournal {
       // Kept as it was; see above.
     }
   }
+}
+
+/** About how many bytes of strings a value holds, `depth` levels down: where a result's size is. */
+function stringBytes(value: unknown, depth: number): number {
+  if (typeof value === 'string') return value.length;
+  if (depth === 0 || value === null || typeof value !== 'object') return 0;
+  let bytes = 0;
+  for (const item of Object.values(value)) bytes += stringBytes(item, depth - 1);
+  return bytes;
 }

@@ -341,7 +341,8 @@ export class CallManager {
       abandoned?.offAbort(end);
       if (--listener.waiting === 0) call.listeners = call.listeners.filter((l) => l !== listener);
     }
-    return outcomeOf(this.journal.get(callId) as JournalEntry, false);
+    // The requester's own entry: the journal may already have forgotten a read-only one.
+    return outcomeOf(requester.entry, false);
   }
 
   private async execute(call: LiveCall): Promise<void> {
@@ -519,8 +520,6 @@ export class CallManager {
 function wireError(error: TetherError): JournalError {
   return { code: error.code, message: error.message, data: { ...error.data } };
 }
-
-/** A failed journal write in a message: "ENOSPC: no space left on device, write". */
 
 function stateFor(error: TetherError): JournalEntry['state'] {
   if (error.code === 'CANCELLED' || error.code === 'DEADLINE_EXCEEDED') return 'cancelled';

@@ -27,7 +27,7 @@ import { hostsDir, tetherHome } from '../discovery/tether-home.js';
 import { removeHostRecord, writeHostRecord, type HostRecord } from '../discovery/host-record.js';
 import { PROOF_AUTH } from '../discovery/host-proof.js';
 import { SocketByteStream } from '../net/socket-stream.js';
-import { CallJournal, FileJournalStore, MemoryJournalStore, type JournalStore } from './call-journal.js';
+import { CallJournal, DEFAULT_READ_ONLY_BUDGET_BYTES, FileJournalStore, MemoryJournalStore, type JournalStore } from './call-journal.js';
 import { CallManager } from './calls.js';
 import { Catalog, type PromptDefinition, type ResourceDefinition, type ResourceTemplateDefinition } from './catalog.js';
 import { HostConnection } from './host-connection.js';
@@ -58,6 +58,11 @@ export interface HostOptions {
   journalStore?: JournalStore;
   /** How long finished calls' outcomes are kept (default 15 min). */
   retentionMs?: number;
+  /**
+   * How much memory finished read-only calls (kept in memory only, with their results) may
+   * hold; past it the oldest are forgotten before their retention ends (default 64 MiB).
+   */
+  readOnlyBudgetBytes?: number;
   /** Longest silence while a call is queued or running (default 5 s). */
   heartbeatMs?: number;
   /** Execution deadline when neither call nor tool sets one (default 10 min). */
@@ -137,6 +142,7 @@ export class Host implements HostCore {
       token: randomBytes(24).toString('base64url'),
       instanceId: randomUUID(),
       retentionMs: 15 * 60_000,
+      readOnlyBudgetBytes: DEFAULT_READ_ONLY_BUDGET_BYTES,
       heartbeatMs: 5_000,
       defaultDeadlineMs: 10 * 60_000,
       handshakeTimeoutMs: 10_000,
@@ -159,7 +165,7 @@ export class Host implements HostCore {
     };
     const store = options.journalStore ?? (options.journalPath ? new FileJournalStore(options.journalPath) : new MemoryJournalStore());
     this.calls = new CallManager({
-      journal: new CallJournal(store, this.options.retentionMs),
+      journal: new CallJournal(store, this.options.retentionMs, this.options.readOnlyBudgetBytes),
       tools: () => this.tools,
       heartbeatMs: this.options.heartbeatMs,
       defaultDeadlineMs: this.options.defaultDeadlineMs,

@@ -26,6 +26,24 @@ describe('hashArguments', () => {
 });
 
 describe('CallJournal', () => {
+  it('forgets the oldest finished read-only entries past its budget, never a running or a durable one', () => {
+    const journal = new CallJournal(new MemoryJournalStore(), 60_000, 10_000);
+    const done = (callId: string, chars: number, extra: Partial<JournalEntry> = {}): JournalEntry =>
+      entry(callId, 'completed', { volatile: true, finishedAt: Date.now(), result: { content: [{ type: 'text', text: 'x'.repeat(chars) }] }, ...extra });
+    journal.save(entry('live', 'running', { volatile: true, startedAt: 1 }));
+    journal.save(entry('durable', 'completed', { finishedAt: Date.now(), result: { content: [{ type: 'text', text: 'y'.repeat(50_000) }] } }));
+    journal.save(done('a', 4_000));
+    journal.save(done('b', 4_000));
+    expect(journal.get('a')).toBeDefined();
+    journal.save(done('c', 4_000));
+    expect(['a', 'b', 'c'].map((id) => journal.get(id) !== undefined)).toEqual([false, true, true]);
+    // One larger than the whole budget stays (it was just answered) and pushes out the rest.
+    journal.save(done('huge', 30_000));
+    expect(['b', 'c', 'huge'].map((id) => journal.get(id) !== undefined)).toEqual([false, false, true]);
+    expect(journal.get('live')?.state).toBe('running');
+    expect(journal.get('durable')?.state).toBe('completed');
+  });
+
   it('marks calls that were running as interrupted on load, and returns queued ones to run', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'journal-')), 'journal.jsonl');
     const before = new CallJournal(new FileJournalStore(path), 60_000);

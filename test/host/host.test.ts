@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Host } from '../../src/host/index.js';
+import { Host, type HostOptions } from '../../src/host/index.js';
 import { connectToHost, type HostSession } from '../../src/link/host-client.js';
 import { METHODS, TetherError } from '../../src/protocol/index.js';
 
@@ -12,9 +12,9 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function startHost(configure: (host: Host) => void = () => undefined): Promise<Host> {
+async function startHost(configure: (host: Host) => void = () => undefined, options: Partial<HostOptions> = {}): Promise<Host> {
   const home = mkdtempSync(join(tmpdir(), 'tether-host-'));
-  const host = new Host({ kind: 'test', name: 'Test', version: '1.0.0', projectPath: home, recordsDir: join(home, 'hosts'), heartbeatMs: 100 });
+  const host = new Host({ kind: 'test', name: 'Test', version: '1.0.0', projectPath: home, recordsDir: join(home, 'hosts'), heartbeatMs: 100, ...options });
   configure(host);
   await host.start();
   cleanups.push(() => host.close());
@@ -49,6 +49,40 @@ describe('Host', () => {
     });
     expect(result.result.structuredContent).toEqual({ sum: 5 });
     expect(result.replayed).toBe(false);
+  });
+
+  it('keeps finished read-only calls within their memory budget, oldest forgotten first, every result delivered whole', async () => {
+    let runs = 0;
+    const host = await startHost(
+      (h) => h.tool({ name: 'look', description: 'Reads 40 KB', annotations: { readOnlyHint: true }, handler: () => `${++runs}`.padEnd(40_000, '.') }),
+      { readOnlyBudgetBytes: 100_000 },
+    );
+    const { rpc } = await connect(host);
+    type Started = { replayed: boolean; result: { content: Array<{ text: string }> } };
+    for (const callId of ['r1', 'r2', 'r3']) {
+      const { result } = await rpc.request<Started>(METHODS.callStart, { callId, tool: 'look' });
+      expect(result.content[0]!.text).toHaveLength(40_000);
+    }
+    // Two results fit in 100 KB, three do not: the oldest went, the newer ones still replay.
+    await expect(rpc.request(METHODS.callStatus, { callId: 'r1' })).rejects.toMatchObject({ code: 'UNKNOWN_CALL' });
+    expect(await rpc.request<Started>(METHODS.callStart, { callId: 'r3', tool: 'look' })).toMatchObject({ replayed: true });
+    expect(runs).toBe(3);
+    // A forgotten read-only callId simply runs again.
+    expect((await rpc.request<Started>(METHODS.callStart, { callId: 'r1', tool: 'look' })).replayed).toBe(false);
+    expect(runs).toBe(4);
+  });
+
+  it('delivers a read-only result larger than the whole budget', async () => {
+    const host = await startHost((h) => h.tool({ name: 'big', description: 'Reads 50 KB', annotations: { readOnlyHint: true }, handler: () => 'x'.repeat(50_000) }), {
+      readOnlyBudgetBytes: 10_000,
+    });
+    const { rpc } = await connect(host);
+    for (const callId of ['b1', 'b2']) {
+      const { result } = await rpc.request<{ result: { content: Array<{ text: string }> } }>(METHODS.callStart, { callId, tool: 'big' });
+      expect(result.content[0]!.text).toHaveLength(50_000);
+    }
+    await expect(rpc.request(METHODS.callStatus, { callId: 'b1' })).rejects.toMatchObject({ code: 'UNKNOWN_CALL' });
+    expect(await rpc.request(METHODS.callStatus, { callId: 'b2' })).toMatchObject({ state: 'completed' });
   });
 
   it('runs a callId at most once and replays its stored result', async () => {
