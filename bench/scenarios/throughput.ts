@@ -18,13 +18,20 @@ import { entry, type Context, type Entry } from '../lib/results.js';
 import { startBenchHost, startRawTcpHost } from '../lib/setup.js';
 import { round } from '../lib/stats.js';
 
+/** Calls made, and the seconds they took. */
+interface Run {
+  calls: number;
+  seconds: number;
+}
+
+const perSecond = (run: Run): number => run.calls / run.seconds;
+
 interface Side {
   name: 'tether' | 'sdkFloor' | 'sdkRelayFloor';
   sessions: StdioSession[];
-  /** Calls and seconds over the measured windows. */
-  calls: number;
-  seconds: number;
-  warmup: { calls: number; seconds: number };
+  /** Over the measured windows together. */
+  measured: Run;
+  warmup: Run;
 }
 
 async function openClients(count: number, args: string[], env: Record<string, string>): Promise<StdioSession[]> {
@@ -39,7 +46,7 @@ async function openClients(count: number, args: string[], env: Record<string, st
  * Every client of the side loops calls until `until` says stop (it is asked before each
  * call, with that client's count so far); returns the calls made and the seconds it took.
  */
-async function drive(side: Side, until: (clientCalls: number, now: number) => boolean): Promise<{ calls: number; seconds: number }> {
+async function drive(side: Side, until: (clientCalls: number, now: number) => boolean): Promise<Run> {
   let calls = 0;
   const start = performance.now();
   await Promise.all(
@@ -69,8 +76,8 @@ async function measure(sides: Side[], plan: Plan): Promise<void> {
     for (const side of r % 2 === 0 ? sides : [...sides].reverse()) {
       const end = performance.now() + plan.windowSeconds * 1000;
       const window = await drive(side, (_mine, now) => now >= end);
-      side.calls += window.calls;
-      side.seconds += window.seconds;
+      side.measured.calls += window.calls;
+      side.measured.seconds += window.seconds;
     }
   }
 }
@@ -86,7 +93,7 @@ export async function run(ctx: Context): Promise<Entry[]> {
     ctx.log(`throughput: ${count} client(s): warm-up (${plan.warmCalls} calls per client, at most ${plan.warmSeconds} s), then ${plan.rounds} interleaved rounds of ${plan.windowSeconds} s`);
     const sides: Side[] = [];
     const open = async (name: Side['name'], args: string[]): Promise<void> => {
-      sides.push({ name, sessions: await openClients(count, args, ws.env), calls: 0, seconds: 0, warmup: { calls: 0, seconds: 0 } });
+      sides.push({ name, sessions: await openClients(count, args, ws.env), measured: { calls: 0, seconds: 0 }, warmup: { calls: 0, seconds: 0 } });
     };
     try {
       await open('tether', tetherMcpArgs(ws));
@@ -96,21 +103,18 @@ export async function run(ctx: Context): Promise<Entry[]> {
     } finally {
       await Promise.all(sides.flatMap((side) => side.sessions.map((s) => s.close())));
     }
-    const rate = (name: Side['name']): number => {
-      const side = sides.find((s) => s.name === name) as Side;
-      return side.calls / side.seconds;
-    };
+    const byName = Object.fromEntries(sides.map((s) => [s.name, s])) as Record<Side['name'], Side>;
     details[`clients${count}`] = Object.fromEntries(
       sides.map((side) => [
         side.name,
         {
-          callsPerSecond: round(side.calls / side.seconds, 1),
-          calls: side.calls,
-          warmup: { calls: side.warmup.calls, seconds: round(side.warmup.seconds, 2), callsPerSecond: round(side.warmup.calls / side.warmup.seconds, 1) },
+          callsPerSecond: round(perSecond(side.measured), 1),
+          calls: side.measured.calls,
+          warmup: { calls: side.warmup.calls, seconds: round(side.warmup.seconds, 2), callsPerSecond: round(perSecond(side.warmup), 1) },
         },
       ]),
     );
-    const [tether, floor, relay] = [rate('tether'), rate('sdkFloor'), rate('sdkRelayFloor')];
+    const [tether, floor, relay] = [byName.tether, byName.sdkFloor, byName.sdkRelayFloor].map((s) => perSecond(s.measured)) as [number, number, number];
     entries.push(
       entry({
         name: `throughput, ${count} stdio client${count > 1 ? 's' : ''} × 1 in flight (tether mcp vs SDK floor)`,
@@ -125,11 +129,15 @@ export async function run(ctx: Context): Promise<Entry[]> {
       const name = (what: string): string => `throughput, 8 stdio clients × 1 in flight (${what})`;
       entries.push(entry({ name: name('SDK relay floor vs SDK floor'), metric: 'throughput', value: relay, unit: 'calls/s', floor }));
       entries.push(entry({ name: name('tether mcp vs SDK relay floor'), metric: 'throughput', value: tether, unit: 'calls/s', floor: relay }));
-      const fresh = (name: Side['name']): number => {
-        const { warmup } = sides.find((s) => s.name === name) as Side;
-        return warmup.calls / warmup.seconds;
-      };
-      entries.push(entry({ name: name('fresh processes, during the warm-up: tether mcp vs SDK floor'), metric: 'throughput', value: fresh('tether'), unit: 'calls/s', floor: fresh('sdkFloor') }));
+      entries.push(
+        entry({
+          name: name('fresh processes, during the warm-up: tether mcp vs SDK floor'),
+          metric: 'throughput',
+          value: perSecond(byName.tether.warmup),
+          unit: 'calls/s',
+          floor: perSecond(byName.sdkFloor.warmup),
+        }),
+      );
     }
   }
   ctx.diagnostics.throughput = details;
