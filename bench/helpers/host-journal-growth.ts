@@ -2,9 +2,10 @@
  * The host hop alone, and whether its cost grows with the call journal: a host (host SDK)
  * and a link client in one process, calls/start of the trivial `echo` tool back to back,
  * timed in windows. (Before the journal's prune was amortized, the cost per call grew with
- * the calls of the last retention window.)
+ * the calls of the last retention window; before its read-only budget kept a queue, with
+ * the entries it held once it was full.) BUDGET is the host's readOnlyBudgetBytes.
  *
- *   node host-journal-growth.js CALLS WINDOW  → {windows: [µs per call, …]}
+ *   node host-journal-growth.js CALLS WINDOW [BUDGET]  → {windows: [µs per call, …]}
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -14,8 +15,15 @@ type HostClient = typeof import('../../dist/link/host-client.js');
 // Resolved from bench/results/.build/ at run time.
 const { connectToHost } = (await import(new URL('../../../dist/link/host-client.js', import.meta.url).href)) as HostClient;
 
-const [calls = '20000', window = '2000'] = process.argv.slice(2);
-const host = new Host({ kind: 'bench', name: 'journal growth', version: '1', projectPath: '/nonexistent', advertise: false });
+const [calls = '20000', window = '2000', budget] = process.argv.slice(2);
+const host = new Host({
+  kind: 'bench',
+  name: 'journal growth',
+  version: '1',
+  projectPath: '/nonexistent',
+  advertise: false,
+  ...(budget ? { readOnlyBudgetBytes: Number(budget) } : {}),
+});
 host.tool({ name: 'echo', description: 'echo', input: { type: 'object', properties: { text: { type: 'string' } } }, annotations: { readOnlyHint: true }, handler: (args) => String((args as { text?: unknown }).text) });
 const { port } = await host.start();
 const { rpc } = await connectToHost({ port, token: host.token });

@@ -248,10 +248,23 @@ export const DEFAULT_READ_ONLY_BUDGET_BYTES = 64 * 1024 * 1024;
 /** What a finished entry costs beside its strings (the objects, the map's slot). */
 const ENTRY_OVERHEAD_BYTES = 512;
 
+/** A finished read-only entry the journal keeps, and about what it holds. */
+interface KeptReadOnly {
+  callId: string;
+  bytes: number;
+}
+
 export class CallJournal {
   private readonly entries = new Map<string, JournalEntry>();
-  /** Finished read-only entries still kept, oldest first, with what each holds (about). */
-  private readonly finishedReadOnly = new Map<string, number>();
+  /** Finished read-only entries still kept, by callId. */
+  private readonly finishedReadOnly = new Map<string, KeptReadOnly>();
+  /**
+   * The same, oldest first, from `oldestKept` on. A queue, not the Map's own order: a Map
+   * iterator walks every slot deleted before it, so evicting through one cost 10-15 us a call
+   * at 50,000 entries, and more the larger the budget.
+   */
+  private keptInOrder: KeptReadOnly[] = [];
+  private oldestKept = 0;
   private readOnlyBytes = 0;
   private writesSinceCompaction = 0;
   private lastPrune = 0;
@@ -334,13 +347,23 @@ export class CallJournal {
     if (now - this.lastPrune < Math.min(this.retentionMs / 10, 5_000)) return;
     this.lastPrune = now;
     let removed = false;
+    let removedReadOnly = false;
     for (const [callId, entry] of this.entries) {
       if (this.expired(entry, now)) {
         this.entries.delete(callId);
-        this.readOnlyBytes -= this.finishedReadOnly.get(callId) ?? 0;
-        this.finishedReadOnly.delete(callId);
+        const kept = this.finishedReadOnly.get(callId);
+        if (kept) {
+          this.finishedReadOnly.delete(callId);
+          this.readOnlyBytes -= kept.bytes;
+          removedReadOnly = true;
+        }
         removed = true;
       }
+    }
+    // Under the budget nothing leaves the queue's front, so it must not keep the pruned.
+    if (removedReadOnly) {
+      this.keptInOrder = this.keptInOrder.slice(this.oldestKept).filter((kept) => this.finishedReadOnly.get(kept.callId) === kept);
+      this.oldestKept = 0;
     }
     if (removed) this.compact();
   }
@@ -348,14 +371,24 @@ export class CallJournal {
   /** Counts a finished read-only entry, forgetting the oldest others while over the budget. */
   private keepWithinBudget(entry: JournalEntry): void {
     if (this.finishedReadOnly.has(entry.callId)) return;
-    const bytes = ENTRY_OVERHEAD_BYTES + stringBytes(entry.result, 4) + stringBytes(entry.arguments, 2);
-    this.finishedReadOnly.set(entry.callId, bytes);
-    this.readOnlyBytes += bytes;
-    for (const [callId, size] of this.finishedReadOnly) {
-      if (this.readOnlyBytes <= this.readOnlyBudgetBytes || callId === entry.callId) break;
-      this.finishedReadOnly.delete(callId);
-      this.readOnlyBytes -= size;
-      this.entries.delete(callId);
+    const newest: KeptReadOnly = { callId: entry.callId, bytes: ENTRY_OVERHEAD_BYTES + stringBytes(entry.result, 4) + stringBytes(entry.arguments, 2) };
+    this.finishedReadOnly.set(newest.callId, newest);
+    this.keptInOrder.push(newest);
+    this.readOnlyBytes += newest.bytes;
+    while (this.readOnlyBytes > this.readOnlyBudgetBytes) {
+      const oldest = this.keptInOrder[this.oldestKept] as KeptReadOnly;
+      if (oldest === newest) break;
+      this.oldestKept++;
+      // prune() takes what it forgets out of the queue; a stale record must still never evict.
+      if (this.finishedReadOnly.get(oldest.callId) !== oldest) continue;
+      this.finishedReadOnly.delete(oldest.callId);
+      this.entries.delete(oldest.callId);
+      this.readOnlyBytes -= oldest.bytes;
+    }
+    // Drops the queue's spent front once it is most of the array (amortized O(1) a call).
+    if (this.oldestKept > 1_024 && this.oldestKept * 2 > this.keptInOrder.length) {
+      this.keptInOrder = this.keptInOrder.slice(this.oldestKept);
+      this.oldestKept = 0;
     }
   }
 

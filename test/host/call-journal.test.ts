@@ -44,6 +44,25 @@ describe('CallJournal', () => {
     expect(journal.get('durable')?.state).toBe('completed');
   });
 
+  it('keeps the budget\'s age order across prunes, a pruned callId used again counting as new', () => {
+    const journal = new CallJournal(new MemoryJournalStore(), 1_000, 10_000);
+    const done = (callId: string, finishedAt: number): JournalEntry =>
+      entry(callId, 'completed', { volatile: true, finishedAt, result: { content: [{ type: 'text', text: 'x'.repeat(4_000) }] } });
+    journal.save(done('a', 0));
+    journal.save(done('b', 1_000));
+    journal.prune(1_500); // 'a' expired
+    expect(journal.get('a')).toBeUndefined();
+    journal.save(done('a', 1_600)); // the callId again, for a new call
+    journal.save(done('c', 1_700)); // over the budget: 'b' is now the oldest
+    expect(['b', 'a', 'c'].map((id) => journal.get(id) !== undefined)).toEqual([false, true, true]);
+    // Under the budget nothing is evicted, and what prune forgets leaves the order with it.
+    for (let i = 0; i < 100; i++) {
+      journal.save(done(`n${i}`, 10_000 * (i + 1)));
+      journal.prune(10_000 * (i + 1) + 2_000);
+    }
+    expect((journal as unknown as { keptInOrder: unknown[] }).keptInOrder.length).toBeLessThanOrEqual(1);
+  });
+
   it('marks calls that were running as interrupted on load, and returns queued ones to run', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'journal-')), 'journal.jsonl');
     const before = new CallJournal(new FileJournalStore(path), 60_000);
