@@ -334,7 +334,9 @@ export class CallJournal {
       return;
     }
     this.store.save(entry, mustSync(entry));
-    if (++this.writesSinceCompaction > Math.max(256, this.entries.size * 4)) this.compact();
+    // Compacted once the store holds a few records per entry it keeps: read-only entries,
+    // however many, are not in it.
+    if (++this.writesSinceCompaction > Math.max(256, (this.entries.size - this.finishedReadOnly.size) * 4)) this.compact();
   }
 
   /**
@@ -346,26 +348,27 @@ export class CallJournal {
   prune(now = Date.now()): void {
     if (now - this.lastPrune < Math.min(this.retentionMs / 10, 5_000)) return;
     this.lastPrune = now;
-    let removed = false;
+    let removedDurable = false;
     let removedReadOnly = false;
     for (const [callId, entry] of this.entries) {
-      if (this.expired(entry, now)) {
-        this.entries.delete(callId);
-        const kept = this.finishedReadOnly.get(callId);
-        if (kept) {
-          this.finishedReadOnly.delete(callId);
-          this.readOnlyBytes -= kept.bytes;
-          removedReadOnly = true;
-        }
-        removed = true;
+      if (!this.expired(entry, now)) continue;
+      this.entries.delete(callId);
+      const kept = this.finishedReadOnly.get(callId);
+      if (kept) {
+        this.finishedReadOnly.delete(callId);
+        this.readOnlyBytes -= kept.bytes;
+        removedReadOnly = true;
       }
+      if (!entry.volatile) removedDurable = true;
     }
     // Under the budget nothing leaves the queue's front, so it must not keep the pruned.
     if (removedReadOnly) {
       this.keptInOrder = this.keptInOrder.slice(this.oldestKept).filter((kept) => this.finishedReadOnly.get(kept.callId) === kept);
       this.oldestKept = 0;
     }
-    if (removed) this.compact();
+    // The store never held read-only entries: forgetting only those leaves it as it is (a file
+    // rewrite is two fsyncs, every 5 s under a steady stream of read-only calls).
+    if (removedDurable) this.compact();
   }
 
   /** Counts a finished read-only entry, forgetting the oldest others while over the budget. */

@@ -96,6 +96,29 @@ describe('CallJournal', () => {
     expect(journal.get('next')).toBeUndefined();
   });
 
+  it('rewrites its store for the entries it holds: not when prune forgets only read-only ones, nor later for holding many', () => {
+    let rewrites = 0;
+    const store = new (class extends MemoryJournalStore {
+      override rewrite(entries: JournalEntry[]): void {
+        rewrites++;
+        super.rewrite(entries);
+      }
+    })();
+    const journal = new CallJournal(store, 1_000);
+    journal.save(entry('read', 'completed', { volatile: true, finishedAt: 0 }));
+    journal.prune(1_500);
+    expect(journal.get('read')).toBeUndefined();
+    expect(rewrites).toBe(0);
+    journal.save(entry('write', 'completed', { startedAt: 1, finishedAt: 1_500 }));
+    journal.prune(3_000);
+    expect(journal.get('write')).toBeUndefined();
+    expect(rewrites).toBe(1);
+    // Compaction counts the records of the entries the store keeps, not the read-only ones held.
+    for (let i = 0; i < 1_000; i++) journal.save(entry(`r${i}`, 'completed', { volatile: true, finishedAt: 3_000 }));
+    for (let i = 0; i < 300; i++) journal.save(entry('busy', i % 2 ? 'running' : 'queued'));
+    expect(rewrites).toBe(2);
+  });
+
   it('keeps volatile (read-only) calls out of the store', () => {
     const store = new MemoryJournalStore();
     const journal = new CallJournal(store, 60_000);
