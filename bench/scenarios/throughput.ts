@@ -88,7 +88,7 @@ export async function run(ctx: Context): Promise<Entry[]> {
   const ws = createWorkspace();
   await startBenchHost(ws);
   const { relayArgs } = await startRawTcpHost(ws);
-  const plan: Plan = ctx.quick ? { warmCalls: 1_000, warmSeconds: 8, rounds: 4, windowSeconds: 0.5 } : { warmCalls: 3_000, warmSeconds: 20, rounds: 10, windowSeconds: 1 };
+  const plan: Plan = ctx.quick ? { warmCalls: 3_000, warmSeconds: 10, rounds: 4, windowSeconds: 0.5 } : { warmCalls: 5_000, warmSeconds: 30, rounds: 10, windowSeconds: 1 };
   const entries: Entry[] = [];
   const details: Record<string, unknown> = { plan };
   for (const count of [1, 8, 32]) {
