@@ -361,10 +361,11 @@ export class CallJournal {
       }
       if (!entry.volatile) removedDurable = true;
     }
-    // Under the budget nothing leaves the queue's front, so it must not keep the pruned.
+    // Under the budget nothing else leaves the queue: what expired leaves its front (calls
+    // expire in the order they finished; one behind a later clock waits for those before it).
     if (removedReadOnly) {
-      this.keptInOrder = this.keptInOrder.slice(this.oldestKept).filter((kept) => this.finishedReadOnly.get(kept.callId) === kept);
-      this.oldestKept = 0;
+      while (this.oldestKept < this.keptInOrder.length && !this.isKept(this.keptInOrder[this.oldestKept] as KeptReadOnly)) this.oldestKept++;
+      this.dropSpentQueueFront();
     }
     // The store never held read-only entries: forgetting only those leaves it as it is (a file
     // rewrite is two fsyncs, every 5 s under a steady stream of read-only calls).
@@ -382,13 +383,21 @@ export class CallJournal {
       const oldest = this.keptInOrder[this.oldestKept] as KeptReadOnly;
       if (oldest === newest) break;
       this.oldestKept++;
-      // prune() takes what it forgets out of the queue; a stale record must still never evict.
-      if (this.finishedReadOnly.get(oldest.callId) !== oldest) continue;
+      // Pruned already (expired out of order): nothing left to evict for it.
+      if (!this.isKept(oldest)) continue;
       this.finishedReadOnly.delete(oldest.callId);
       this.entries.delete(oldest.callId);
       this.readOnlyBytes -= oldest.bytes;
     }
-    // Drops the queue's spent front once it is most of the array (amortized O(1) a call).
+    this.dropSpentQueueFront();
+  }
+
+  private isKept(record: KeptReadOnly): boolean {
+    return this.finishedReadOnly.get(record.callId) === record;
+  }
+
+  /** Drops the queue's spent front once it is most of the array (amortized O(1) a call). */
+  private dropSpentQueueFront(): void {
     if (this.oldestKept > 1_024 && this.oldestKept * 2 > this.keptInOrder.length) {
       this.keptInOrder = this.keptInOrder.slice(this.oldestKept);
       this.oldestKept = 0;
