@@ -316,6 +316,13 @@ export class CallJournal {
   /** Drops an entry the store could not record: the call was never accepted. */
   forget(callId: string): void {
     this.entries.delete(callId);
+    // A read-only call kept within the budget must not stay counted, nor be evicted later
+    // under a callId used again by then.
+    const kept = this.finishedReadOnly.get(callId);
+    if (kept) {
+      this.finishedReadOnly.delete(callId);
+      this.readOnlyBytes -= kept.bytes;
+    }
   }
 
   values(): IterableIterator<JournalEntry> {

@@ -98,6 +98,30 @@ describe('CallJournal', () => {
     expect(journal.get('next')).toBeUndefined();
   });
 
+  it('never evicts the call just finished for an older record of its callId, expired out of order (a clock set back)', () => {
+    const journal = new CallJournal(new MemoryJournalStore(), 1_000, 10_000);
+    const done = (callId: string, finishedAt: number, chars: number): JournalEntry =>
+      entry(callId, 'completed', { volatile: true, finishedAt, result: { content: [{ type: 'text', text: 'x'.repeat(chars) }] } });
+    journal.save(done('x', 2_000, 4_000));
+    journal.save(done('y', 0, 4_000)); // finished after 'x', by a clock set back
+    journal.prune(1_500); // 'y' expired, 'x' not: y's record stays behind x's in the queue
+    journal.save(done('y', 1_600, 9_600)); // the callId again; over the budget with 'x'
+    expect(journal.get('x')).toBeUndefined();
+    expect(journal.get('y')?.finishedAt).toBe(1_600);
+  });
+
+  it('forgets a callId for the budget too, so a durable call under it later is never evicted', () => {
+    const journal = new CallJournal(new MemoryJournalStore(), 60_000, 10_000);
+    const done = (callId: string, chars: number): JournalEntry =>
+      entry(callId, 'completed', { volatile: true, finishedAt: Date.now(), result: { content: [{ type: 'text', text: 'x'.repeat(chars) }] } });
+    journal.save(done('x', 4_000));
+    journal.forget('x');
+    journal.save(entry('x', 'running', { startedAt: 1 }));
+    journal.save(done('a', 4_000));
+    journal.save(done('b', 4_000));
+    expect(journal.get('x')?.state).toBe('running');
+  });
+
   it('rewrites its store for the entries it holds: not when prune forgets only read-only ones, nor later for holding many', () => {
     let rewrites = 0;
     const store = new (class extends MemoryJournalStore {
