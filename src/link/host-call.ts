@@ -59,8 +59,9 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
       const attachOnly = maybeSent && (!options.rerunnable || options.signal?.aborted === true);
       maybeSent = true;
       try {
+        // Written out, not spread: it carries the AbortSignal (see src/mcp/mcp-server.ts).
         const answer = rpc.request<CallStartResult>(METHODS.callStart, attachOnly ? { ...params, attachOnly: true } : params, {
-          ...(patience.signal ? { signal: patience.signal } : {}),
+          signal: patience.signal,
           keepLiftedStrings: options.keepLiftedStrings === true,
         });
         // Re-attached after the caller cancelled: the cancel may have been lost with the old

@@ -174,13 +174,14 @@ export class Front {
     };
     let outcome: 'ok' | 'error' = 'error';
     try {
+      // Written out, not spread: it carries the AbortSignal (see mcp-server.ts).
       const result = await runHostCall(this.link, { callId, tool: tool.name, arguments: args, ...(options.deadlineMs ? { deadlineMs: options.deadlineMs } : {}) }, {
         waitMs: this.waitMs,
         rerunnable: isRerunnable(tool),
         keepLiftedStrings: this.options.liftLongStrings === true,
         listener,
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.confirmCancelMs === undefined ? {} : { confirmCancelMs: options.confirmCancelMs }),
+        signal: options.signal,
+        confirmCancelMs: options.confirmCancelMs,
       });
       if (!result.result.isError) outcome = 'ok';
       return result;

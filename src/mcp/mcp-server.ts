@@ -129,11 +129,16 @@ export function createMcpServer(front: Front, era: Era, options: McpServerOption
     const relay = new ProgressRelay(ctx, front.keepaliveMs, () => front.waitingMessage());
     try {
       front.catalog.validate(tool, args);
+      const { idempotencyKey, deadlineMs } = callOptionsFrom(request.params._meta);
+      // Options that carry an AbortSignal are written out, never spread: on Node 20 every
+      // AbortSignal has a hidden class of its own, so an object spread holding one gets a new
+      // one too, on every call, and each read of it misses (see docs/performance.md).
       const outcome = await front.call(tool, args, {
-        ...callOptionsFrom(request.params._meta),
+        idempotencyKey,
+        deadlineMs,
         signal: ctx.mcpReq.signal,
         listener: listenerFor(ctx, era, relay, ask),
-        ...(confirmsCancel(ctx) ? { confirmCancelMs: Number.POSITIVE_INFINITY } : {}),
+        confirmCancelMs: confirmsCancel(ctx) ? Number.POSITIVE_INFINITY : undefined,
       });
       // A call that reloaded the editor (a compile) may have changed the tools: let the
       // mirror catch up first, so a tools/list right after this answer is already current.
