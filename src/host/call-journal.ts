@@ -318,11 +318,7 @@ export class CallJournal {
     this.entries.delete(callId);
     // A read-only call kept within the budget must not stay counted, nor be evicted later
     // under a callId used again by then.
-    const kept = this.finishedReadOnly.get(callId);
-    if (kept) {
-      this.finishedReadOnly.delete(callId);
-      this.readOnlyBytes -= kept.bytes;
-    }
+    this.unkeep(callId);
   }
 
   values(): IterableIterator<JournalEntry> {
@@ -360,12 +356,7 @@ export class CallJournal {
     for (const [callId, entry] of this.entries) {
       if (!this.expired(entry, now)) continue;
       this.entries.delete(callId);
-      const kept = this.finishedReadOnly.get(callId);
-      if (kept) {
-        this.finishedReadOnly.delete(callId);
-        this.readOnlyBytes -= kept.bytes;
-        removedReadOnly = true;
-      }
+      if (this.unkeep(callId)) removedReadOnly = true;
       if (!entry.volatile) removedDurable = true;
     }
     // Under the budget nothing else leaves the queue: what expired leaves its front (calls
@@ -392,11 +383,19 @@ export class CallJournal {
       this.oldestKept++;
       // Pruned already (expired out of order): nothing left to evict for it.
       if (!this.isKept(oldest)) continue;
-      this.finishedReadOnly.delete(oldest.callId);
+      this.unkeep(oldest.callId);
       this.entries.delete(oldest.callId);
-      this.readOnlyBytes -= oldest.bytes;
     }
     this.dropSpentQueueFront();
+  }
+
+  /** Stops counting a callId's finished read-only call against the budget; false if it was not counted. */
+  private unkeep(callId: string): boolean {
+    const kept = this.finishedReadOnly.get(callId);
+    if (!kept) return false;
+    this.finishedReadOnly.delete(callId);
+    this.readOnlyBytes -= kept.bytes;
+    return true;
   }
 
   private isKept(record: KeptReadOnly): boolean {
