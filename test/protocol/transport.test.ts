@@ -1,8 +1,10 @@
+import { Socket } from 'node:net';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FrameDecoder, concat } from '../../src/protocol/frame-decoder.js';
 import { encodeFrame, frameBytes, type Frame } from '../../src/protocol/frame-encoder.js';
 import { TetherError } from '../../src/protocol/errors.js';
+import { SocketByteStream } from '../../src/net/socket-stream.js';
 import type { Message, RequestId } from '../../src/protocol/messages.js';
 import {
   FramedTransport,
@@ -377,6 +379,8 @@ describe('FramedTransport: sending and closing', () => {
   });
 
   it('encodeFrame writes an ordinary message as one string, and any message as its header and the UTF-8 of its JSON', () => {
+    // A socket counts UTF-8 natively; its frames must be the very frames of the portable count.
+    const socketCount = new SocketByteStream(new Socket()).utf8Length;
     const anyText = fc.oneof(
       fc.string({ unit: 'binary' }),
       fc.string({ unit: fc.constantFrom('a', '"', '\\', '\n', '\u0000', 'é', '€', '😀', '\ud83d', '\ude00', '\u2028') }),
@@ -391,6 +395,7 @@ describe('FramedTransport: sending and closing', () => {
         if (json.length < 64 * 1024) expect(typeof encoded).toBe('string');
         const body = enc.encode(json);
         expect(Buffer.from(frameBytes(encoded)).equals(Buffer.from(concat([enc.encode(`Content-Length: ${body.length}\r\n\r\n`), body])))).toBe(true);
+        expect(encodeFrame(message, 1 << 24, socketCount)).toEqual(encoded);
       }),
       { numRuns: 300 },
     );
