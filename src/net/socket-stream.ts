@@ -6,11 +6,7 @@
 import type { Socket } from 'node:net';
 import type { ByteStream, Frame } from '../protocol/index.js';
 
-/** What the socket will write for a string: Buffer.byteLength counts it in native code. */
-const utf8Length = (text: string): number => Buffer.byteLength(text, 'utf8');
-
 export class SocketByteStream implements ByteStream {
-  readonly utf8Length = utf8Length;
   private ended = false;
 
   constructor(readonly socket: Socket) {
@@ -33,6 +29,11 @@ export class SocketByteStream implements ByteStream {
       this.ended = true;
       handlers.close(error);
     });
+  }
+
+  /** What the socket will write for a string: Buffer.byteLength counts it in native code. */
+  utf8Length(text: string): number {
+    return Buffer.byteLength(text, 'utf8');
   }
 
   write(frame: Frame): void {

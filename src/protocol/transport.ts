@@ -42,7 +42,7 @@ export interface ByteStream {
    * The UTF-8 length of a string, counted by the runtime (Node's Buffer.byteLength), when the
    * stream has one: every frame's header needs it, and native code counts it in a tenth of the time.
    */
-  readonly utf8Length?: Utf8Length;
+  utf8Length?(text: string): number;
   /** Flushes pending writes, then closes. */
   end(): void;
   readonly closed: boolean;
@@ -53,6 +53,8 @@ const NO_BYTES = new Uint8Array(0);
 
 export class FramedTransport implements Transport {
   private readonly limits: ReaderLimits;
+  /** The stream's own UTF-8 count, bound once (a frame is sent without building a closure). */
+  private readonly utf8Length: Utf8Length | undefined;
   private readonly decoder: FrameDecoder;
   private maxSendBytes: number;
   private handlers: TransportHandlers | undefined;
@@ -69,6 +71,7 @@ export class FramedTransport implements Transport {
     this.limits = resolveLimits(limits);
     this.decoder = new FrameDecoder(this.limits);
     this.maxSendBytes = this.limits.maxFrameBytes;
+    this.utf8Length = stream.utf8Length?.bind(stream);
   }
 
   peerAuthenticated(peer: { maxFrameBytes?: number | undefined }): void {
@@ -90,7 +93,7 @@ export class FramedTransport implements Transport {
 
   send(message: Message): void {
     if (this.isClosed || this.stream.closed) return;
-    this.stream.write(encodeFrame(message, this.maxSendBytes, this.stream.utf8Length));
+    this.stream.write(encodeFrame(message, this.maxSendBytes, this.utf8Length));
   }
 
   close(error?: TetherError): void {

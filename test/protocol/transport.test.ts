@@ -380,7 +380,8 @@ describe('FramedTransport: sending and closing', () => {
 
   it('encodeFrame writes an ordinary message as one string, and any message as its header and the UTF-8 of its JSON', () => {
     // A socket counts UTF-8 natively; its frames must be the very frames of the portable count.
-    const socketCount = new SocketByteStream(new Socket()).utf8Length;
+    const socket = new SocketByteStream(new Socket());
+    const socketCount = (text: string): number => socket.utf8Length(text);
     const anyText = fc.oneof(
       fc.string({ unit: 'binary' }),
       fc.string({ unit: fc.constantFrom('a', '"', '\\', '\n', '\u0000', 'é', '€', '😀', '\ud83d', '\ude00', '\u2028') }),
@@ -399,6 +400,23 @@ describe('FramedTransport: sending and closing', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("send() counts a frame's length with the stream's own count when the stream has one", () => {
+    const counted: string[] = [];
+    const stream = new (class extends FakeStream {
+      readonly extra = 2;
+      // A method that reads its stream: the transport must call it on the stream.
+      utf8Length(text: string): number {
+        counted.push(text);
+        return enc.encode(text).length + this.extra - 2;
+      }
+    })();
+    const transport = new FramedTransport(stream);
+    transport.start(recorder().handlers);
+    transport.send({ jsonrpc: '2.0', method: 'm', params: { s: 'é€😀' } });
+    expect(counted).toEqual([JSON.stringify({ jsonrpc: '2.0', method: 'm', params: { s: 'é€😀' } })]);
+    expect(stream.sent()).toEqual([{ jsonrpc: '2.0', method: 'm', params: { s: 'é€😀' } }]);
   });
 
   it('send() throws FRAME_TOO_LARGE for an oversize message, writes nothing and stays open', () => {
