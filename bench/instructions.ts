@@ -7,11 +7,17 @@
  * are the same for every bridge here (see docs/performance.md), and a cache miss counts as
  * one instruction, so it guides changes and does not replace the timed scenarios.
  *
- *   npm run build && node --import tsx bench/instructions.ts [--warm 12000] [--calls 2000]
+ *   npm run build && node --import tsx bench/instructions.ts [--warm 12000] [--calls 2000] [--functions 25]
  *
  * Every process starts with instrumentation off (valgrind still runs it, about 7× slower), serves
  * `--warm` calls, so that V8 has compiled what it will compile, and is counted over the next
  * `--calls` calls. Needs valgrind (Debian: `apt-get install valgrind`).
+ *
+ * `--functions N` also lists, for each process, the N functions that executed the most
+ * instructions of their own per call, JavaScript ones by name and file: the processes then run
+ * with `--perf-basic-prof`, whose map of V8's generated code names what callgrind sees as bare
+ * addresses (see lib/callgrind-functions.ts). V8 then also logs every code move, which adds
+ * ~1–3% to the counts: compare totals only between runs made the same way.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -20,6 +26,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { buildHelpers, helper } from './lib/build.js';
+import { costlyFunctions, removePerfMap, type FunctionCost } from './lib/callgrind-functions.js';
 import { call } from './lib/mcp.js';
 import { Child, TETHER_BIN, createWorkspace, killAll, removeWorkspaces, trackPid } from './lib/procs.js';
 
@@ -30,25 +37,36 @@ const option = (name: string, fallback: number): number => {
 };
 const WARM_CALLS = option('warm', 12_000);
 const COUNTED_CALLS = option('calls', 2_000);
+const TOP_FUNCTIONS = option('functions', 0);
 
 const dumps = mkdtempSync(join(tmpdir(), 'tether-callgrind-'));
 
 /** valgrind's arguments for running `node args` with counting off until switched on. */
 function callgrind(args: string[]): string[] {
-  return ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${join(dumps, 'callgrind.%p')}`, process.execPath, ...args];
+  const nodeFlags = TOP_FUNCTIONS > 0 ? ['--perf-basic-prof'] : [];
+  return ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${join(dumps, 'callgrind.%p')}`, process.execPath, ...nodeFlags, ...args];
 }
 
 function control(pids: number[], ...args: string[]): void {
   for (const pid of pids) execFileSync('callgrind_control', [...args, String(pid)], { stdio: 'ignore' });
 }
 
-/** Instructions in the dump `callgrind_control --dump` wrote for `pid`. */
-function countedInstructions(pid: number): number {
+/** The dump `callgrind_control --dump` wrote for `pid`. */
+function dumpOf(pid: number): string {
   const dump = readdirSync(dumps).find((name) => name.startsWith(`callgrind.${pid}.`));
-  const totals = dump && /^(?:summary|totals): (\d+)/m.exec(readFileSync(join(dumps, dump), 'utf8'));
-  if (!totals) throw new Error(`no callgrind dump for pid ${pid} in ${dumps}`);
+  if (!dump) throw new Error(`no callgrind dump for pid ${pid} in ${dumps}`);
+  return join(dumps, dump);
+}
+
+/** Instructions in the dump of `pid`. */
+function countedInstructions(pid: number): number {
+  const totals = /^(?:summary|totals): (\d+)/m.exec(readFileSync(dumpOf(pid), 'utf8'));
+  if (!totals) throw new Error(`no totals in the callgrind dump of pid ${pid}`);
   return Number(totals[1]);
 }
+
+/** With --functions: what each counted process spent its instructions on, per path. */
+const functionLists: Array<{ process: string; functions: FunctionCost[] }> = [];
 
 async function startHost(script: string, args: string[], env: Record<string, string>, ready: string): Promise<{ host: Child; line: string }> {
   const host = new Child('valgrind', callgrind([helper(script), ...args]), env);
@@ -70,6 +88,10 @@ async function measure(name: string, serverArgs: string[], env: Record<string, s
     control(pids, '--zero');
     for (let i = 0; i < COUNTED_CALLS; i++) await call(client, 'echo', { text: 'ping' });
     control(pids, '--dump=counted');
+    if (TOP_FUNCTIONS > 0) {
+      functionLists.push({ process: `${name}: server`, functions: costlyFunctions(dumpOf(server), server, COUNTED_CALLS, TOP_FUNCTIONS) });
+      if (host) functionLists.push({ process: `${name}: host`, functions: costlyFunctions(dumpOf(host.pid), host.pid, COUNTED_CALLS, TOP_FUNCTIONS) });
+    }
     return {
       server: Math.round(countedInstructions(server) / COUNTED_CALLS),
       ...(host ? { host: Math.round(countedInstructions(host.pid) / COUNTED_CALLS) } : {}),
@@ -77,6 +99,7 @@ async function measure(name: string, serverArgs: string[], env: Record<string, s
   } finally {
     await client.close();
     for (const name of readdirSync(dumps)) rmSync(join(dumps, name));
+    for (const pid of pids) removePerfMap(pid);
   }
 }
 
@@ -104,6 +127,10 @@ async function main(): Promise<void> {
   for (const [name, counts] of rows) {
     const together = (counts.server ?? 0) + (counts.host ?? 0);
     process.stdout.write(`| ${name} | ${counts.server?.toLocaleString('en')} | ${counts.host?.toLocaleString('en') ?? '—'} | ${together.toLocaleString('en')} | ${(together / floor).toFixed(2)}× |\n`);
+  }
+  for (const { process: which, functions } of functionLists) {
+    process.stdout.write(`\n${which}, the ${functions.length} functions with the most instructions of their own, per call:\n\n`);
+    for (const { name, perCall } of functions) process.stdout.write(`${perCall.toLocaleString('en').padStart(9)}  ${name}\n`);
   }
 }
 
