@@ -39,7 +39,8 @@ export class SocketByteStream implements ByteStream {
   write(frame: Frame): void {
     if (this.closed) return;
     if (typeof frame === 'string') {
-      this.socket.write(frame);
+      // As utf8Length counted it, whatever default encoding someone set on the socket.
+      this.socket.write(frame, 'utf8');
       return;
     }
     // Parts go out together (one writev), not as a syscall each.

@@ -40,7 +40,8 @@ export interface ByteStream {
   write(frame: Frame): void;
   /**
    * The UTF-8 length of a string, counted by the runtime (Node's Buffer.byteLength), when the
-   * stream has one: every frame's header needs it, and native code counts it in a tenth of the time.
+   * stream has one: every frame's header needs it, and native code counts it faster than the
+   * portable count (~40 against ~60 ns for a short ASCII message; the gap grows with length).
    */
   utf8Length?(text: string): number;
   /** Flushes pending writes, then closes. */

@@ -402,21 +402,25 @@ describe('FramedTransport: sending and closing', () => {
     );
   });
 
-  it("send() counts a frame's length with the stream's own count when the stream has one", () => {
+  it("send() writes the length the stream's own count gives, when the stream has one", () => {
     const counted: string[] = [];
     const stream = new (class extends FakeStream {
-      readonly extra = 2;
-      // A method that reads its stream: the transport must call it on the stream.
+      readonly offset = 1000;
+      // A method that reads its stream (the transport must call it on the stream), and a count
+      // no portable one would give, so the header shows whose count it is.
       utf8Length(text: string): number {
         counted.push(text);
-        return enc.encode(text).length + this.extra - 2;
+        return enc.encode(text).length + this.offset;
       }
     })();
     const transport = new FramedTransport(stream);
     transport.start(recorder().handlers);
-    transport.send({ jsonrpc: '2.0', method: 'm', params: { s: 'é€😀' } });
-    expect(counted).toEqual([JSON.stringify({ jsonrpc: '2.0', method: 'm', params: { s: 'é€😀' } })]);
-    expect(stream.sent()).toEqual([{ jsonrpc: '2.0', method: 'm', params: { s: 'é€😀' } }]);
+    const message: Message = { jsonrpc: '2.0', method: 'm', params: { s: 'é€😀' } };
+    transport.send(message);
+    const json = JSON.stringify(message);
+    expect(counted).toEqual([json]);
+    const header = new TextDecoder().decode(stream.written[0]).split('\r\n\r\n')[0];
+    expect(header).toBe(`Content-Length: ${enc.encode(json).length + 1000}`);
   });
 
   it('send() throws FRAME_TOO_LARGE for an oversize message, writes nothing and stays open', () => {
