@@ -16,8 +16,9 @@
  * `--functions N` also lists, for each process, the N functions that executed the most
  * instructions of their own per call, JavaScript ones by name and file: the processes then run
  * with `--perf-basic-prof`, whose map of V8's generated code names what callgrind sees as bare
- * addresses (see lib/callgrind-functions.ts). V8 then also logs every code move, which adds
- * ~1–3% to the counts: compare totals only between runs made the same way.
+ * addresses (see lib/callgrind-functions.ts). V8 then also reports each object its garbage
+ * collector moves (Heap::OnMoveEvent), which adds ~1–3% to the counts: compare totals only
+ * between runs made the same way.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -43,7 +44,8 @@ const dumps = mkdtempSync(join(tmpdir(), 'tether-callgrind-'));
 
 /** valgrind's arguments for running `node args` with counting off until switched on. */
 function callgrind(args: string[]): string[] {
-  const nodeFlags = TOP_FUNCTIONS > 0 ? ['--perf-basic-prof'] : [];
+  // The flag also writes V8's log, to the working directory unless told where.
+  const nodeFlags = TOP_FUNCTIONS > 0 ? ['--perf-basic-prof', `--logfile=${join(dumps, 'v8.log')}`, '--no-logfile-per-isolate'] : [];
   return ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${join(dumps, 'callgrind.%p')}`, process.execPath, ...nodeFlags, ...args];
 }
 
@@ -67,9 +69,12 @@ function countedInstructions(pid: number): number {
 
 /** With --functions: what each counted process spent its instructions on, per path. */
 const functionLists: Array<{ process: string; functions: FunctionCost[] }> = [];
+/** Processes that may have left a perf map, removed at the end whatever happened. */
+const mapped = new Set<number>();
 
 async function startHost(script: string, args: string[], env: Record<string, string>, ready: string): Promise<{ host: Child; line: string }> {
   const host = new Child('valgrind', callgrind([helper(script), ...args]), env);
+  mapped.add(host.pid);
   const line = await host.waitForLine((l) => l.includes(ready), 180_000);
   return { host, line };
 }
@@ -77,7 +82,11 @@ async function startHost(script: string, args: string[], env: Record<string, str
 async function measure(name: string, serverArgs: string[], env: Record<string, string>, host: Child | undefined): Promise<Record<string, number>> {
   const transport = new StdioClientTransport({ command: 'valgrind', args: callgrind(serverArgs), env, stderr: 'ignore' });
   const client = new Client({ name: 'tether-bench', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
-  await client.connect(transport);
+  try {
+    await client.connect(transport);
+  } finally {
+    if (transport.pid !== null) mapped.add(transport.pid);
+  }
   const server = transport.pid as number;
   trackPid(server);
   const pids = [server, ...(host ? [host.pid] : [])];
@@ -99,7 +108,6 @@ async function measure(name: string, serverArgs: string[], env: Record<string, s
   } finally {
     await client.close();
     for (const name of readdirSync(dumps)) rmSync(join(dumps, name));
-    for (const pid of pids) removePerfMap(pid);
   }
 }
 
@@ -143,4 +151,5 @@ main()
     killAll();
     removeWorkspaces();
     rmSync(dumps, { recursive: true, force: true });
+    for (const pid of mapped) removePerfMap(pid);
   });

@@ -30,8 +30,9 @@ export function removePerfMap(pid: number): void {
  * symbol without arguments.
  */
 export function costlyFunctions(dump: string, pid: number, calls: number, top: number): FunctionCost[] {
-  const map = existsSync(perfMapOf(pid)) ? readPerfMap(perfMapOf(pid)) : { starts: [], entries: [] };
-  const annotated = execFileSync('callgrind_annotate', ['--inclusive=no', '--threshold=100', dump], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const map = existsSync(perfMapOf(pid)) ? readPerfMap(perfMapOf(pid)) : { entries: [], found: new Map<number, string | undefined>() };
+  // --auto=no: no annotated source lines, which would read like more functions.
+  const annotated = execFileSync('callgrind_annotate', ['--inclusive=no', '--threshold=100', '--auto=no', dump], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   const totals = new Map<string, number>();
   for (const line of annotated.split('\n')) {
     const row = /^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*)$/.exec(line);
@@ -46,9 +47,10 @@ export function costlyFunctions(dump: string, pid: number, calls: number, top: n
 }
 
 interface PerfMap {
-  /** Start addresses, ascending (for a binary search). */
-  starts: number[];
+  /** In the order V8 wrote them: where code was freed and its space reused, the later entry is the live one. */
   entries: Array<{ start: number; size: number; name: string }>;
+  /** Names already looked up, by address. */
+  found: Map<number, string | undefined>;
 }
 
 /** Lines of "<start hex> <size hex> <name>", one per piece of code V8 generated. */
@@ -60,21 +62,21 @@ function readPerfMap(path: string): PerfMap {
     if (first < 0 || second < 0) continue;
     entries.push({ start: parseInt(line.slice(0, first), 16), size: parseInt(line.slice(first + 1, second), 16), name: line.slice(second + 1) });
   }
-  entries.sort((a, b) => a.start - b.start);
-  return { starts: entries.map((e) => e.start), entries };
+  return { entries, found: new Map() };
 }
 
 /** A readable name for one of callgrind_annotate's "file:function [object]" entries. */
 function nameOf(entry: string, map: PerfMap): string {
-  const address = /^\?\?\?:0x([0-9a-f]+)/.exec(entry);
+  // Generated code has no object file; an address in a library without symbols is not V8's.
+  const address = /^\?\?\?:0x([0-9a-f]+) \[\?\?\?\]$/.exec(entry);
   if (address) return jsName(codeAt(map, parseInt(address[1] as string, 16)) ?? 'generated code (not in the perf map)');
   // "???:v8::internal::Foo::Bar(args) [/usr/bin/node]" → "v8::internal::Foo::Bar";
   // "./malloc/./malloc/malloc.c:_int_malloc [libc.so.6]" → "_int_malloc"
   const symbol = entry
     .replace(/^\?\?\?:/, '')
     .replace(/ \[[^\]]*\]$/, '')
-    .replace(/ \[clone [^\]]*\]$/, '')
     .replace(/'\d+$/, '') // callgrind's mark for a recursive call's cycle
+    .replace(/ \[clone [^\]]*\]$/, '')
     .replace(/^\S*\.(?:c|cc|cpp|h|S):/, '');
   return withoutArguments(symbol);
 }
@@ -91,21 +93,24 @@ function withoutArguments(symbol: string): string {
   return symbol;
 }
 
+/** The newest code that covers `address` (a few thousand entries, a few hundred lookups: a scan will do). */
 function codeAt(map: PerfMap, address: number): string | undefined {
-  let low = 0;
-  let high = map.starts.length - 1;
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    if ((map.starts[mid] as number) <= address) low = mid + 1;
-    else high = mid - 1;
+  if (map.found.has(address)) return map.found.get(address);
+  let name: string | undefined;
+  for (let i = map.entries.length - 1; i >= 0; i--) {
+    const entry = map.entries[i] as PerfMap['entries'][number];
+    if (address >= entry.start && address < entry.start + entry.size) {
+      name = entry.name;
+      break;
+    }
   }
-  const entry = map.entries[high];
-  return entry && address < entry.start + entry.size ? entry.name : undefined;
+  map.found.set(address, name);
+  return name;
 }
 
-/** "JS:*send file:///work/main/dist/protocol/transport.js:47:9" → "send (dist/protocol/transport.js:47)". */
+/** "JS:*send file:///work/main/dist/protocol/transport.js:47:9" → "send (dist/protocol/transport.js:47:9)". */
 function jsName(code: string): string {
-  const js = /^JS:[*~^+]?(.*?) ?(?:file:\/\/)?(\S*?):(\d+):\d+$/.exec(code);
+  const js = /^JS:[*~^+]?(.*?) ?(?:file:\/\/)?(\S*?):(\d+:\d+)$/.exec(code);
   if (!js) return code;
   const [, fn, file, line] = js as unknown as [string, string, string, string];
   // Code without a file is eval's or new Function's (zod compiles its object parsers so).
