@@ -21,7 +21,7 @@ export type Frame = string | readonly Uint8Array[];
 
 /**
  * Serializes a message into a frame; refuses bodies over the limit before sending anything.
- * `utf8Length` may be the runtime's own count (a ByteStream's), which beats any JavaScript.
+ * `utf8Length` may be the runtime's own count (a ByteStream's), which is faster still.
  */
 export function encodeFrame(message: Message, maxFrameBytes: number, utf8Length: Utf8Length = portableUtf8Length): Frame {
   const body = jsonBody(message);
@@ -54,7 +54,7 @@ function refuseOversize(length: number, maxFrameBytes: number): void {
 /**
  * The UTF-8 length of the text JSON.stringify wrote. That text is well-formed (a lone
  * surrogate is escaped as \uXXXX), so a surrogate here is half of a pair: 4 bytes a pair.
- * Most messages are ASCII, and the regular expression (native code) says so at a third of
+ * Most messages are ASCII, and the regular expression (native code) says so at about a third of
  * the loop's cost.
  */
 function portableUtf8Length(text: string): number {
