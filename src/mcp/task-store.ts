@@ -162,8 +162,10 @@ export class TaskStore {
       .then(() => work({ signal: entry.controller.signal, report, record }))
       .then(
         (end) => this.finish(entry, end),
-        (error: unknown) =>
-          this.finish(entry, { status: 'failed', statusMessage: TetherError.from(error).message, error: { code: -32603, message: TetherError.from(error).message } }),
+        (error: unknown) => {
+          const { message } = TetherError.from(error);
+          this.finish(entry, { status: 'failed', statusMessage: message, error: { code: -32603, message } });
+        },
       );
     return record;
   }
