@@ -11,6 +11,11 @@ function entry(callId: string, state: JournalEntry['state'], extra: Partial<Jour
   return { callId, tool: 't', arguments: {}, argsHash: 'h', lane: 'c1', state, queuedAt: 0, ...extra };
 }
 
+/** A finished read-only call whose result is a text of `chars` characters (what the budget counts). */
+function finishedReadOnly(callId: string, { chars = 4_000, finishedAt = Date.now() } = {}): JournalEntry {
+  return entry(callId, 'completed', { volatile: true, finishedAt, result: { content: [{ type: 'text', text: 'x'.repeat(chars) }] } });
+}
+
 describe('hashArguments', () => {
   it('gives the digest journals have always stored, so a call journaled before an upgrade still matches its retry', () => {
     // Pinned: sha256 of tool, NUL, canonical JSON (keys sorted), first 32 hex digits.
@@ -28,17 +33,15 @@ describe('hashArguments', () => {
 describe('CallJournal', () => {
   it('forgets the oldest finished read-only entries past its budget, never a running or a durable one', () => {
     const journal = new CallJournal(new MemoryJournalStore(), 60_000, 10_000);
-    const done = (callId: string, chars: number, extra: Partial<JournalEntry> = {}): JournalEntry =>
-      entry(callId, 'completed', { volatile: true, finishedAt: Date.now(), result: { content: [{ type: 'text', text: 'x'.repeat(chars) }] }, ...extra });
     journal.save(entry('live', 'running', { volatile: true, startedAt: 1 }));
     journal.save(entry('durable', 'completed', { finishedAt: Date.now(), result: { content: [{ type: 'text', text: 'y'.repeat(50_000) }] } }));
-    journal.save(done('a', 4_000));
-    journal.save(done('b', 4_000));
+    journal.save(finishedReadOnly('a'));
+    journal.save(finishedReadOnly('b'));
     expect(journal.get('a')).toBeDefined();
-    journal.save(done('c', 4_000));
+    journal.save(finishedReadOnly('c'));
     expect(['a', 'b', 'c'].map((id) => journal.get(id) !== undefined)).toEqual([false, true, true]);
     // One larger than the whole budget stays (it was just answered) and pushes out the rest.
-    journal.save(done('huge', 30_000));
+    journal.save(finishedReadOnly('huge', { chars: 30_000 }));
     expect(['b', 'c', 'huge'].map((id) => journal.get(id) !== undefined)).toEqual([false, false, true]);
     expect(journal.get('live')?.state).toBe('running');
     expect(journal.get('durable')?.state).toBe('completed');
@@ -46,18 +49,16 @@ describe('CallJournal', () => {
 
   it('keeps the budget\'s age order across prunes, a pruned callId used again counting as new', () => {
     const journal = new CallJournal(new MemoryJournalStore(), 1_000, 10_000);
-    const done = (callId: string, finishedAt: number): JournalEntry =>
-      entry(callId, 'completed', { volatile: true, finishedAt, result: { content: [{ type: 'text', text: 'x'.repeat(4_000) }] } });
-    journal.save(done('a', 0));
-    journal.save(done('b', 1_000));
+    journal.save(finishedReadOnly('a', { finishedAt: 0 }));
+    journal.save(finishedReadOnly('b', { finishedAt: 1_000 }));
     journal.prune(1_500); // 'a' expired
     expect(journal.get('a')).toBeUndefined();
-    journal.save(done('a', 1_600)); // the callId again, for a new call
-    journal.save(done('c', 1_700)); // over the budget: 'b' is now the oldest
+    journal.save(finishedReadOnly('a', { finishedAt: 1_600 })); // the callId again, for a new call
+    journal.save(finishedReadOnly('c', { finishedAt: 1_700 })); // over the budget: 'b' is now the oldest
     expect(['b', 'a', 'c'].map((id) => journal.get(id) !== undefined)).toEqual([false, true, true]);
     // Under the budget nothing is evicted, and what prune forgets leaves the order with it.
     for (let i = 0; i < 3_000; i++) {
-      journal.save(done(`n${i}`, 10_000 * (i + 1)));
+      journal.save(finishedReadOnly(`n${i}`, { finishedAt: 10_000 * (i + 1) }));
       journal.prune(10_000 * (i + 1) + 2_000);
     }
     const { keptInOrder, oldestKept } = journal as unknown as { keptInOrder: unknown[]; oldestKept: number };
@@ -100,25 +101,21 @@ describe('CallJournal', () => {
 
   it('never evicts the call just finished for an older record of its callId, expired out of order (a clock set back)', () => {
     const journal = new CallJournal(new MemoryJournalStore(), 1_000, 10_000);
-    const done = (callId: string, finishedAt: number, chars: number): JournalEntry =>
-      entry(callId, 'completed', { volatile: true, finishedAt, result: { content: [{ type: 'text', text: 'x'.repeat(chars) }] } });
-    journal.save(done('x', 2_000, 4_000));
-    journal.save(done('y', 0, 4_000)); // finished after 'x', by a clock set back
+    journal.save(finishedReadOnly('x', { finishedAt: 2_000 }));
+    journal.save(finishedReadOnly('y', { finishedAt: 0 })); // finished after 'x', by a clock set back
     journal.prune(1_500); // 'y' expired, 'x' not: y's record stays behind x's in the queue
-    journal.save(done('y', 1_600, 9_600)); // the callId again; over the budget with 'x'
+    journal.save(finishedReadOnly('y', { finishedAt: 1_600, chars: 9_600 })); // the callId again; over the budget with 'x'
     expect(journal.get('x')).toBeUndefined();
     expect(journal.get('y')?.finishedAt).toBe(1_600);
   });
 
   it('forgets a callId for the budget too, so a durable call under it later is never evicted', () => {
     const journal = new CallJournal(new MemoryJournalStore(), 60_000, 10_000);
-    const done = (callId: string, chars: number): JournalEntry =>
-      entry(callId, 'completed', { volatile: true, finishedAt: Date.now(), result: { content: [{ type: 'text', text: 'x'.repeat(chars) }] } });
-    journal.save(done('x', 4_000));
+    journal.save(finishedReadOnly('x'));
     journal.forget('x');
     journal.save(entry('x', 'running', { startedAt: 1 }));
-    journal.save(done('a', 4_000));
-    journal.save(done('b', 4_000));
+    journal.save(finishedReadOnly('a'));
+    journal.save(finishedReadOnly('b'));
     expect(journal.get('x')?.state).toBe('running');
   });
 
