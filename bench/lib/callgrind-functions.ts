@@ -15,7 +15,7 @@ export interface FunctionCost {
 }
 
 /** The file V8 writes under `--perf-basic-prof` for process `pid`. */
-export function perfMapOf(pid: number): string {
+function perfMapOf(pid: number): string {
   return `/tmp/perf-${pid}.map`;
 }
 
