@@ -18,6 +18,11 @@ function number(value: string): number {
   return parsed;
 }
 
+/** A repeatable option's values, in the order given. */
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
 const program = new Command()
   .name('tether')
   .description('The bridge between AI agents (MCP) and long-running editors such as Unity.')
@@ -73,6 +78,8 @@ program
   .option('--port <n>', 'TCP port (default 7420; 0 picks a free one)', integer, 7420)
   .option('--host <address>', 'address to bind', '127.0.0.1')
   .option('--allow-remote', 'allow binding a non-loopback address (the token is still required)')
+  .option('--allowed-host <name>', 'also serve requests addressed to this host name, as remote clients name it (repeatable)', collect)
+  .option('--allowed-origin <origin>', 'also let browser pages from this origin call (repeatable; loopback origins always may)', collect)
   .option('--project <dir>', 'the default project whose editor sessions are bound to')
   .option('--wait-ms <n>', 'how long a call waits for an editor that is starting or reloading', integer)
   .option('--max-body-bytes <n>', 'largest request body', integer)

@@ -7,6 +7,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
+import { TetherError } from '../protocol/index.js';
 
 export interface GuardOptions {
   /** Host names (without port) a request may be addressed to. */
@@ -42,6 +43,39 @@ export function bindHostName(address: string): string | undefined {
   return hostnameOf(urlHost(address));
 }
 
+/**
+ * A name given with `--allowed-host`, as the Host check compares it. A port is dropped (the
+ * check ignores ports); a scheme, path, user or wildcard is refused rather than guessed at.
+ */
+export function allowedHostName(name: string): string {
+  const hostname = /^[^/\\@?#*\s]+$/.test(name) ? bindHostName(name) : undefined;
+  if (!hostname) {
+    throw new TetherError(
+      'INVALID_PARAMS',
+      `--allowed-host "${name}" is not a host name or address: give it as a Host header names it, without scheme, path or wildcard (unity-box.lan, 192.168.1.20, [fe80::1]).`,
+      { allowedHost: name },
+    );
+  }
+  return hostname;
+}
+
+/** An origin given with `--allowed-origin`, serialized as browsers send it (`https://ide.example:8443`). */
+export function allowedOrigin(origin: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(origin);
+  } catch {
+    url = undefined;
+  }
+  const plain = url && (url.protocol === 'http:' || url.protocol === 'https:') && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+  if (!url || !plain) {
+    throw new TetherError('INVALID_PARAMS', `--allowed-origin "${origin}" is not an origin: give scheme, host and port only (https://ide.example:8443).`, {
+      allowedOrigin: origin,
+    });
+  }
+  return url.origin;
+}
+
 /** The first check a request fails, or undefined when it may proceed. */
 export function checkRequest(req: IncomingMessage, options: GuardOptions): Refusal | undefined {
   const target = requestTarget(req.url);
@@ -49,11 +83,15 @@ export function checkRequest(req: IncomingMessage, options: GuardOptions): Refus
   if (!target) return { status: 400, code: 'BAD_REQUEST', message: 'The request target is not a valid path or URL; send requests to /mcp, /healthz or /metrics.' };
   const host = hostnameOf(req.headers.host);
   if (!host || !options.allowedHosts.has(host)) {
-    return { status: 403, code: 'FORBIDDEN_HOST', message: `Host "${req.headers.host ?? ''}" is not served here; address the server by its loopback name.` };
+    return {
+      status: 403,
+      code: 'FORBIDDEN_HOST',
+      message: `Host "${req.headers.host ?? ''}" is not served here; address the server by its loopback name or bind address, or start it with --allowed-host <name>.`,
+    };
   }
   const origin = req.headers.origin;
   if (origin !== undefined && !originAllowed(origin, options.allowedOrigins)) {
-    return { status: 403, code: 'FORBIDDEN_ORIGIN', message: `Origin "${origin}" may not call this server.` };
+    return { status: 403, code: 'FORBIDDEN_ORIGIN', message: `Origin "${origin}" may not call this server; start it with --allowed-origin <origin> to let a browser page there call it.` };
   }
   if (!bearerMatches(req.headers.authorization ?? queryToken(target), options.token)) {
     return {

@@ -13,7 +13,7 @@ import type { HttpSession, PoolName } from './http-session.js';
 import { McpEndpoint, sendJsonRpcError } from './mcp-endpoint.js';
 import { MemoryReclaimer } from './memory-reclaimer.js';
 import { ServeMetrics } from './metrics.js';
-import { bindHostName, checkRequest, loopbackHosts, requestTarget, urlHost, type GuardOptions } from './request-guards.js';
+import { allowedHostName, allowedOrigin, bindHostName, checkRequest, loopbackHosts, requestTarget, urlHost, type GuardOptions } from './request-guards.js';
 import { loadOrCreateToken, removeServeState, tokenPath, writeServeState } from './serve-state.js';
 import { SessionRegistry, type PoolOptions } from './session-registry.js';
 
@@ -26,12 +26,18 @@ export interface TetherServerOptions {
   home?: string;
   waitMs?: number;
   maxBodyBytes?: number;
+  /** More host names requests may be addressed to (`--allowed-host`): the names remote clients use. */
+  allowedHosts?: string[];
+  /** Origins, besides loopback ones, whose browser pages may call (`--allowed-origin`). */
   allowedOrigins?: string[];
   pools?: Partial<Record<PoolName, Partial<PoolOptions>>>;
   /** A session idle this long with nothing open lets its SDK server go until its next request (Infinity: never). */
   sessionDormantMs?: number;
   logger: Logger;
 }
+
+/** Bind addresses that listen on every interface, as `bindHostName` names them. */
+const WILDCARD_NAMES = new Set(['0.0.0.0', '[::]']);
 
 /** Long enough that an agent between two steps stays awake; waking costs a few milliseconds. */
 const DEFAULT_SESSION_DORMANT_MS = 60_000;
@@ -68,6 +74,17 @@ export class TetherServer {
         'INVALID_PARAMS',
         `Refusing to listen on ${host}: only loopback addresses are served unless --allow-remote is given (and then every client still needs the token).`,
         { host },
+      );
+    }
+    const bindName = bindHostName(host) ?? host.toLowerCase();
+    // Checked before anything is built: a bad name ends the command, not a half-made server.
+    const namedHosts = (options.allowedHosts ?? []).map(allowedHostName);
+    const origins = new Set((options.allowedOrigins ?? []).map(allowedOrigin));
+    // Remote names are not guessed (that is what the Host check is for), so say what to do.
+    if (WILDCARD_NAMES.has(bindName) && namedHosts.length === 0) {
+      options.logger.warn(
+        { host },
+        'listening on every interface, but only requests addressed to a loopback name or to the bind address are served: name the hosts remote clients use with --allowed-host',
       );
     }
     this.home = options.home ?? tetherHome();
@@ -125,9 +142,8 @@ export class TetherServer {
     });
     this.guards = {
       // The bind address too, loopback or not: `--host 127.0.0.2` prints a URL that must work.
-      // A wildcard bind (0.0.0.0, ::) adds only its own name: remote names are not guessed.
-      allowedHosts: loopbackHosts([bindHostName(host) ?? host.toLowerCase()]),
-      allowedOrigins: new Set(options.allowedOrigins ?? []),
+      allowedHosts: loopbackHosts([bindName, ...namedHosts]),
+      allowedOrigins: origins,
       token: loadOrCreateToken(this.home, options.logger),
       maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
     };

@@ -1,15 +1,42 @@
 /**
  * The request guards of a real `tether serve`, at the edges: the address it was told to bind
- * and prints is served, whatever loopback address it is; a request target that is not a URL
- * is a bad request, not an internal error (with the target, which may hold a token, logged).
+ * and prints is served, whatever loopback address it is, and so are the names and origins it
+ * was told to allow, and no others; a request target that is not a URL is a bad request, not
+ * an internal error (with the target, which may hold a token, logged).
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bindHostName } from '../../src/http/request-guards.js';
-import { cleanupProcesses, createWorkspace } from '../helpers/processes.js';
-import { openRawSession, startServe } from '../helpers/serve.js';
+import { allowedHostName, allowedOrigin, bindHostName } from '../../src/http/request-guards.js';
+import { TetherProcess, cleanupProcesses, createWorkspace } from '../helpers/processes.js';
+import { openRawSession, startServe, type Served } from '../helpers/serve.js';
+
+const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+
+/** An initialize sent to the server's own socket with the Host (and Origin) given: fetch cannot set Host. */
+function initializeAs(served: Served, headers: { host: string; origin?: string }): Promise<{ status: number; body: string }> {
+  const url = new URL(served.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: '/mcp',
+        method: 'POST',
+        headers: { ...headers, authorization: `Bearer ${served.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(initialize);
+  });
+}
 
 afterEach(async () => {
   await cleanupProcesses();
@@ -23,6 +50,60 @@ describe('tether serve guards', () => {
     const listed = await fetch(served.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
     expect(listed.status).toBe(200);
     await listed.text();
+  });
+
+  it('serves the host names and origins named with --allowed-host and --allowed-origin, and still refuses others', async () => {
+    const served = await startServe(createWorkspace(), ['--allowed-host', 'Unity-Box.lan:7420', '--allowed-host', 'fe80::1', '--allowed-origin', 'https://ide.example:8443/']);
+    expect((await initializeAs(served, { host: 'unity-box.lan:7420' })).status).toBe(200);
+    expect((await initializeAs(served, { host: 'UNITY-BOX.LAN' })).status).toBe(200);
+    expect((await initializeAs(served, { host: '[fe80::1]:7420' })).status).toBe(200);
+    expect((await initializeAs(served, { host: 'unity-box.lan', origin: 'https://ide.example:8443' })).status).toBe(200);
+
+    const otherHost = await initializeAs(served, { host: 'other-box.lan' });
+    expect(otherHost.status).toBe(403);
+    expect(JSON.parse(otherHost.body)).toMatchObject({ error: 'FORBIDDEN_HOST', message: expect.stringContaining('--allowed-host') });
+    // An origin is its scheme, host and port: another port or scheme is another origin.
+    for (const origin of ['https://ide.example', 'http://ide.example:8443', 'https://evil.example']) {
+      const refused = await initializeAs(served, { host: 'unity-box.lan', origin });
+      expect(refused.status).toBe(403);
+      expect(JSON.parse(refused.body)).toMatchObject({ error: 'FORBIDDEN_ORIGIN', message: expect.stringContaining('--allowed-origin') });
+    }
+  });
+
+  it('refuses to start with an --allowed-host or --allowed-origin it would have to guess at', async () => {
+    for (const args of [
+      ['--allowed-host', 'http://unity-box.lan/'],
+      ['--allowed-host', '*.lan'],
+      ['--allowed-origin', 'ide.example'],
+      ['--allowed-origin', 'https://ide.example/app'],
+    ]) {
+      const server = new TetherProcess(['serve', '--port', '0', ...args], createWorkspace().env);
+      expect(await server.exited).toBe(2);
+      expect(server.stderr).toContain(`${args[0]} "${args[1]}" is not`);
+    }
+  });
+
+  it('warns when it listens on every interface but serves no name a remote client would use', async () => {
+    const workspace = createWorkspace();
+    const bare = await startServe(workspace, ['--host', '0.0.0.0', '--allow-remote']);
+    await bare.server.stop();
+    expect(bare.server.stderr).toContain('name the hosts remote clients use with --allowed-host');
+    const named = await startServe(workspace, ['--host', '0.0.0.0', '--allow-remote', '--allowed-host', 'unity-box.lan']);
+    await named.server.stop();
+    expect(named.server.stderr).not.toContain('--allowed-host');
+  });
+
+  it('names allowed hosts and origins as requests carry them', () => {
+    expect(allowedHostName('Unity-Box.LAN')).toBe('unity-box.lan');
+    expect(allowedHostName('unity-box.lan:7420')).toBe('unity-box.lan');
+    expect(allowedHostName('FE80::1')).toBe('[fe80::1]');
+    expect(allowedHostName('[fe80::1]')).toBe('[fe80::1]');
+    for (const bad of ['', 'a b', 'user@box', 'box/path', 'box:port', '*.lan']) expect(() => allowedHostName(bad)).toThrow(/is not a host name/);
+    expect(allowedOrigin('HTTPS://IDE.example:443/')).toBe('https://ide.example');
+    expect(allowedOrigin('http://ide.example:8080')).toBe('http://ide.example:8080');
+    for (const bad of ['ide.example', 'ftp://ide.example', 'https://ide.example/app', 'https://u@ide.example', 'https://ide.example/?x=1']) {
+      expect(() => allowedOrigin(bad)).toThrow(/is not an origin/);
+    }
   });
 
   it('answers a request target that is not a URL with 400, and logs no error', async () => {

@@ -9,6 +9,8 @@ export interface ServeCommandOptions {
   port?: number;
   host?: string;
   allowRemote?: boolean;
+  allowedHost?: string[];
+  allowedOrigin?: string[];
   project?: string;
   waitMs?: number;
   maxBodyBytes?: number;
@@ -45,6 +47,8 @@ export async function run(options: ServeCommandOptions): Promise<TetherServer> {
         port: options.port,
         host: options.host,
         allowRemote: options.allowRemote,
+        allowedHosts: options.allowedHost,
+        allowedOrigins: options.allowedOrigin,
         project: options.project,
         waitMs: options.waitMs,
         maxBodyBytes: options.maxBodyBytes,
