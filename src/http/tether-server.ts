@@ -80,6 +80,12 @@ export class TetherServer {
     // Checked before anything is built: a bad name ends the command, not a half-made server.
     const namedHosts = (options.allowedHosts ?? []).map(allowedHostName);
     const origins = new Set((options.allowedOrigins ?? []).map(allowedOrigin));
+    if (!isLoopback(host)) {
+      options.logger.warn(
+        { host },
+        'serving plain HTTP beyond loopback: the bearer token crosses the network in clear text; put a TLS proxy in front (and name its host with --allowed-host)',
+      );
+    }
     // Remote names are not guessed (that is what the Host check is for), so say what to do.
     if (WILDCARD_NAMES.has(bindName) && namedHosts.length === 0) {
       options.logger.warn(

@@ -83,14 +83,21 @@ describe('tether serve guards', () => {
     }
   });
 
-  it('warns when it listens on every interface but serves no name a remote client would use', async () => {
+  it('warns beyond loopback that the token travels in clear, and when it serves no name a remote client would use', async () => {
     const workspace = createWorkspace();
+    const cleartext = 'the bearer token crosses the network in clear text';
+    const unnamed = 'name the hosts remote clients use with --allowed-host';
     const bare = await startServe(workspace, ['--host', '0.0.0.0', '--allow-remote']);
     await bare.server.stop();
-    expect(bare.server.stderr).toContain('name the hosts remote clients use with --allowed-host');
+    expect(bare.server.stderr).toContain(cleartext);
+    expect(bare.server.stderr).toContain(unnamed);
     const named = await startServe(workspace, ['--host', '0.0.0.0', '--allow-remote', '--allowed-host', 'unity-box.lan']);
     await named.server.stop();
-    expect(named.server.stderr).not.toContain('--allowed-host');
+    expect(named.server.stderr).toContain(cleartext);
+    expect(named.server.stderr).not.toContain(unnamed);
+    const loopback = await startServe(workspace, ['--allowed-host', 'unity-box.lan']);
+    await loopback.server.stop();
+    expect(loopback.server.stderr).not.toContain(cleartext);
   });
 
   it('names allowed hosts and origins as requests carry them', () => {
