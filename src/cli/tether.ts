@@ -75,7 +75,7 @@ program
 program
   .command('serve')
   .description('Serve MCP over Streamable HTTP at /mcp for many agents (bearer token, loopback by default).')
-  .option('--port <n>', 'TCP port (default 7420; 0 picks a free one)', integer, 7420)
+  .option('--port <n>', 'TCP port (0 picks a free one)', integer, 7420)
   .option('--host <address>', 'address to bind', '127.0.0.1')
   .option('--allow-remote', 'allow binding a non-loopback address (the token is still required)')
   .option('--allowed-host <name>', 'also serve requests addressed to this host name, as remote clients name it (repeatable)', collect)
