@@ -3,7 +3,7 @@
  * editor, exit codes and streams as a script sees them, side effects counted on disk.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -155,6 +155,29 @@ describe('tether call', () => {
     expect(result.stdout).toMatch(/\[#*\.*\] \d+% /);
     expect(result.stdout.endsWith('\r\x1b[2K')).toBe(true);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ status: 'succeeded' });
+  });
+
+  it.skipIf(!hasScript)(`says on a terminal why it waits for an editor that is not there yet, then calls it once it starts${hasScript ? '' : ' (skipped: needs util-linux `script`)'}`, async () => {
+    const workspace = createWorkspace();
+    const out = join(dirname(workspace.home), 'hierarchy.out');
+    const terminal = join(dirname(workspace.home), 'terminal.log');
+    const command = [process.execPath, TETHER_BIN, 'call', 'get_hierarchy', '--project', workspace.project, '--wait-ms', '20000'].map(shellQuote).join(' ');
+    // -f: the terminal's output reaches the log as it is written, so the test can wait for the line.
+    const run = runToExit('script', ['-qfec', `${command} > ${shellQuote(out)}`, terminal], { env: callEnv(workspace), timeoutMs: 30_000 });
+    const told = (): string => (existsSync(terminal) ? readFileSync(terminal, 'utf8') : '');
+    await expect.poll(told, { timeout: 10_000 }).toContain('tether: waiting up to 20 s for the editor: No editor is running for');
+    await startSandbox(workspace);
+    const result = await run;
+    expect(result.code, told()).toBe(0);
+    expect(readFileSync(out, 'utf8')).toContain('"scene": "SampleScene"');
+    expect(told().match(/waiting up to/g)).toHaveLength(1);
+  });
+
+  it('tells a script only the error when no editor came within --wait-ms, not why it waited', async () => {
+    const result = await call(createWorkspace(), 'get_hierarchy', '--wait-ms', '1500');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^tether: The editor is not reachable after waiting 1500 ms: No editor is running for .*\[HOST_UNAVAILABLE\]\n$/s);
+    expect(result.stdout).toBe('');
   });
 });
 

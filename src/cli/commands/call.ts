@@ -1,7 +1,8 @@
 /**
  * `tether call TOOL [--args JSON]`: one call from a terminal or a script. Prints the result
- * (readable, or JSON with --json), shows progress on a TTY, and exits with a code a script can
- * act on (EXIT_CODES). Ctrl-C asks the editor to stop the call and reports what it did.
+ * (readable, or JSON with --json), shows progress (and why it waits, when the editor is away)
+ * on a TTY, and exits with a code a script can act on (EXIT_CODES). Ctrl-C asks the editor to
+ * stop the call and reports what it did.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { argumentValidator } from '../../schema/tool-arguments.js';
 import { isRerunnable } from '../../mcp/tool-results.js';
 import { ExitError } from '../exit-error.js';
 import { ProgressLine } from '../progress-line.js';
+import { noticeWaits } from '../wait-notice.js';
 
 export interface CallCommandOptions {
   args?: string;
@@ -43,8 +45,9 @@ export async function run(toolName: string, options: CallCommandOptions): Promis
     abort.abort(new TetherError('CANCELLED', 'Interrupted from the terminal.'));
   };
   process.once('SIGINT', onSigint);
+  const waitMs = options.waitMs ?? 10_000;
+  const stopNotices = noticeWaits(link, waitMs, progress);
   try {
-    const waitMs = options.waitMs ?? 10_000;
     const { tools } = await link.request<{ tools: ToolDescriptor[] }>(METHODS.toolsList, undefined, waitMs, abort.signal);
     const tool = tools.find((t) => t.name === toolName);
     if (!tool) throw unknownTool(toolName, tools.map((t) => t.name));
@@ -66,6 +69,7 @@ export async function run(toolName: string, options: CallCommandOptions): Promis
     if (options.json) process.stdout.write(`${JSON.stringify({ error: failure.toJSON() }, null, 2)}\n`);
     throw new ExitError(`${failure.message} [${failure.code}]`, exitCodeFor(failure));
   } finally {
+    stopNotices();
     process.off('SIGINT', onSigint);
     link.close();
   }
