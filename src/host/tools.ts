@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { type Content, type DuplicatePolicy, type ElicitResult, type LogLevel, type ToolDescriptor, type ToolResult } from '../protocol/index.js';
 export { unknownTool } from '../schema/suggest.js';
-import { argumentValidator } from '../schema/tool-arguments.js';
+import { argumentValidator, strictArguments } from '../schema/tool-arguments.js';
 
 export type { JsonSchema } from '../schema/tool-arguments.js';
 import type { JsonSchema } from '../schema/tool-arguments.js';
@@ -57,8 +57,14 @@ export function toJsonSchema(schema: z.ZodType | JsonSchema | undefined): JsonSc
   return rest;
 }
 
+/** A tool's input schema as advertised: a zod object that names its arguments refuses others (see strictArguments). */
+export function toInputSchema(schema: z.ZodType | JsonSchema | undefined): JsonSchema {
+  return toJsonSchema(strictArguments(schema));
+}
+
 export function registerTool<Args>(definition: ToolDefinition<Args>): RegisteredTool {
-  const inputSchema = toJsonSchema(definition.input as z.ZodType | JsonSchema | undefined);
+  const input = strictArguments(definition.input as z.ZodType | JsonSchema | undefined);
+  const inputSchema = toJsonSchema(input);
   const descriptor: ToolDescriptor = {
     name: definition.name,
     ...(definition.title === undefined ? {} : { title: definition.title }),
@@ -70,7 +76,7 @@ export function registerTool<Args>(definition: ToolDefinition<Args>): Registered
   };
   return {
     descriptor,
-    validate: argumentValidator(definition.name, isZodSchema(definition.input) ? definition.input : inputSchema),
+    validate: argumentValidator(definition.name, isZodSchema(input) ? input : inputSchema),
     handler: definition.handler as RegisteredTool['handler'],
   };
 }

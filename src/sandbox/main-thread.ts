@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { TetherError, type CompleteParams, type ElicitResult, type ToolDescriptor } from '../protocol/index.js';
-import { toJsonSchema, toToolResult, type ToolReturn } from '../host/tools.js';
+import { toInputSchema, toJsonSchema, toToolResult, type ToolReturn } from '../host/tools.js';
 import { complete, getPrompt, readResource } from './catalog-content.js';
 import { ConformanceState, completeConformance, getConformancePrompt, isConformancePrompt, isConformanceRef, isConformanceUri, readConformanceResource } from './conformance-catalog.js';
 import { ConsoleLog } from './console-log.js';
@@ -57,7 +57,7 @@ function describe(tool: SandboxTool): ToolDescriptor {
     name: tool.name,
     ...(tool.title ? { title: tool.title } : {}),
     description: tool.description,
-    inputSchema: tool.inputJsonSchema ?? toJsonSchema(tool.input),
+    inputSchema: tool.inputJsonSchema ?? toInputSchema(tool.input),
     ...(tool.output ? { outputSchema: toJsonSchema(tool.output) } : {}),
     annotations: tool.annotations,
     execution: { longRunning: false, mainThread: true, ...tool.execution },

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { z } from 'zod';
 import { TetherError } from '../protocol/index.js';
+import { closestNames } from './suggest.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -26,14 +27,32 @@ function schemaCompiler(): Ajv2020 {
   return ajv;
 }
 
+/**
+ * A tool's zod arguments object as Tether validates and advertises it: one that did not say
+ * what to do with keys it does not name (zod strips them) refuses them, so an agent that
+ * misspells an argument hears so instead of getting a call that silently ignored it. An
+ * object that chose (`z.looseObject`, `.catchall()`) keeps its choice; nested objects are the
+ * tool's own business.
+ */
+export function strictArguments<Schema>(schema: Schema): Schema {
+  return schema instanceof z.ZodObject && schema._zod.def.catchall === undefined ? (schema.strict() as Schema) : schema;
+}
+
 export function argumentValidator(tool: string, schema: z.ZodType | JsonSchema): ArgumentValidator {
   if (schema instanceof z.ZodType) {
     const input = schema;
     return (args) => {
       const parsed = input.safeParse(args);
       if (parsed.success) return parsed.data as Record<string, unknown>;
-      const issue = parsed.error.issues[0];
-      throw invalidArguments(tool, issue?.path.join('.') ?? '', issue?.message ?? 'invalid');
+      // A misspelled required argument is both missing and unknown: the unknown key says more.
+      const issue = parsed.error.issues.find((i) => i.code === 'unrecognized_keys') ?? parsed.error.issues[0];
+      const path = (issue?.path ?? []).map(String);
+      if (issue?.code === 'unrecognized_keys') {
+        throw unknownArgument(tool, [...path, issue.keys[0] ?? ''], Object.keys(zodShapeAt(input, path) ?? {}));
+      }
+      const parent = valueAt(args, path.slice(0, -1));
+      if (issue?.code === 'invalid_type' && path.length > 0 && isObject(parent) && !Object.hasOwn(parent, path.at(-1) ?? '')) throw invalidArguments(tool, path.join('.'), 'is required but missing');
+      throw invalidArguments(tool, path.join('.'), issue?.message ?? 'invalid');
     };
   }
   let compiled: ValidateFunction;
@@ -45,24 +64,77 @@ export function argumentValidator(tool: string, schema: z.ZodType | JsonSchema):
   return (args) => {
     if (compiled(args)) return args;
     const issue = (compiled.errors ?? [])[0] as ErrorObject | undefined;
-    throw invalidArguments(tool, fieldOf(issue), issue?.message ?? 'invalid');
+    const path = issue ? issue.instancePath.split('/').slice(1).map(unescapePointer) : [];
+    const properties = issue ? jsonSchemaAt(schema, issue.schemaPath.split('/').slice(1, -1))?.properties : undefined;
+    const known = Object.keys(isObject(properties) ? properties : {});
+    if (issue?.keyword === 'additionalProperties') throw unknownArgument(tool, [...path, String(issue.params.additionalProperty)], known);
+    if (issue?.keyword === 'required') {
+      const missing = String(issue.params.missingProperty);
+      // Missing because misspelled: a key the schema does not name, close to the missing one.
+      const given = valueAt(args, path);
+      const misspelled = isObject(given) ? Object.keys(given).find((key) => !known.includes(key) && closestNames(key, [missing]).length > 0) : undefined;
+      if (misspelled !== undefined) throw unknownArgument(tool, [...path, misspelled], known);
+      throw invalidArguments(tool, [...path, missing].join('.'), 'is required but missing');
+    }
+    if (issue?.keyword === 'enum') {
+      const allowed = (issue.params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ');
+      throw invalidArguments(tool, path.join('.'), `must be one of ${allowed}`);
+    }
+    throw invalidArguments(tool, path.join('.'), issue?.message ?? 'invalid');
   };
 }
 
-function fieldOf(issue: ErrorObject | undefined): string {
-  if (!issue) return '';
-  const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
-  const missing = issue.keyword === 'required' ? String(issue.params.missingProperty) : '';
-  const extra = issue.keyword === 'additionalProperties' ? String(issue.params.additionalProperty) : '';
-  return [path, missing || extra].filter(Boolean).join('.');
+/** An argument the schema does not name, with the names it does that come closest. */
+function unknownArgument(tool: string, path: string[], known: string[]): TetherError {
+  const name = path.at(-1) ?? '';
+  const suggestions = closestNames(name, known);
+  const listed = (names: string[]): string => names.map((n) => `"${n}"`).join(', ');
+  const hint = suggestions.length > 0 ? `did you mean ${listed(suggestions)}?` : known.length > 0 ? `the arguments here are ${listed(known)}` : 'none are taken here';
+  return invalidArguments(tool, path.join('.'), `is not an argument of this tool (${hint})`, { suggestions });
 }
 
-function invalidArguments(tool: string, field: string, problem: string): TetherError {
+/** The shape of the zod object at `path` inside `schema` (through optional, nullable and default wrappers), if it is one. */
+function zodShapeAt(schema: z.ZodType, path: string[]): Record<string, unknown> | undefined {
+  let current: unknown = schema;
+  for (let depth = 0; ; depth++) {
+    while (current instanceof z.ZodOptional || current instanceof z.ZodNullable || current instanceof z.ZodDefault) current = current.unwrap();
+    if (!(current instanceof z.ZodObject)) return undefined;
+    const shape = current.shape as Record<string, unknown>;
+    if (depth === path.length) return shape;
+    current = shape[path[depth] as string];
+  }
+}
+
+/** The subschema at a JSON Schema path (`properties/a`), for schemas without $ref. */
+function jsonSchemaAt(schema: JsonSchema, path: string[]): JsonSchema | undefined {
+  let current: unknown = schema;
+  for (const key of path) current = isObject(current) ? current[unescapePointer(decodeURIComponent(key))] : undefined;
+  return isObject(current) ? current : undefined;
+}
+
+/** The value at a path of keys inside the arguments. */
+function valueAt(args: unknown, path: string[]): unknown {
+  let current = args;
+  for (const key of path) current = isObject(current) ? current[key] : undefined;
+  return current;
+}
+
+/** A JSON Pointer segment as the name it stands for (RFC 6901). */
+function unescapePointer(segment: string): string {
+  return segment.replaceAll('~1', '/').replaceAll('~0', '~');
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function invalidArguments(tool: string, field: string, problem: string, more: Record<string, unknown> = {}): TetherError {
   const where = field ? `"${field}"` : 'the arguments';
   return new TetherError('INVALID_ARGUMENTS', `Invalid arguments for tool "${tool}": ${where} ${problem}. Fix the field and call again; tools/list has the input schema.`, {
     tool,
     field,
     problem,
+    ...more,
   });
 }
 

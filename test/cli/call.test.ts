@@ -92,6 +92,16 @@ describe('tether call', () => {
     expect(executedTools(workspace)).toEqual(['get_hierarchy']);
   });
 
+  it('refuses a misspelled argument instead of ignoring it, suggesting the one meant, and executes nothing', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace);
+    const misspelled = await call(workspace, 'modify_gameobject', '--args', '{"path":"/Player","postion":[1,2,3]}');
+    expect(misspelled.code).toBe(1);
+    expect(misspelled.stderr).toContain('"postion" is not an argument of this tool (did you mean "position"');
+    expect(misspelled.stderr).toContain('[INVALID_ARGUMENTS]');
+    expect(executedTools(workspace)).toEqual([]);
+  });
+
   it('exits 1 suggesting the closest name for an unknown tool', async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);

@@ -114,6 +114,23 @@ describe('Host', () => {
     expect(unknown).toMatchObject({ code: 'UNKNOWN_TOOL', data: { suggestions: ['get_hierarchy'] } });
   });
 
+  it('refuses an argument the tool does not name, suggesting the closest, unless its schema lets extra keys through', async () => {
+    const ran: unknown[] = [];
+    const host = await startHost((h) => {
+      h.tool({ name: 'move', description: 'Moves', input: z.object({ path: z.string(), position: z.array(z.number()) }), handler: (args) => void ran.push(args) });
+      h.tool({ name: 'loose', description: 'Takes anything more', input: z.looseObject({ path: z.string() }), handler: (args) => void ran.push(args) });
+    });
+    const { rpc } = await connect(host);
+    const { tools } = await rpc.request<{ tools: Array<{ name: string; inputSchema: Record<string, unknown> }> }>(METHODS.toolsList);
+    expect(tools.find((t) => t.name === 'move')?.inputSchema).toMatchObject({ additionalProperties: false });
+    expect(tools.find((t) => t.name === 'loose')?.inputSchema).not.toHaveProperty('additionalProperties', false);
+    const misspelled = await rpc.request(METHODS.callStart, { callId: 'a', tool: 'move', arguments: { path: '/B', postion: [1, 2, 3] } }).catch((e: TetherError) => e);
+    expect(misspelled).toMatchObject({ code: 'INVALID_ARGUMENTS', data: { field: 'postion', suggestions: ['position'] } });
+    expect((misspelled as TetherError).message).toContain('"postion" is not an argument of this tool (did you mean "position"?)');
+    await rpc.request(METHODS.callStart, { callId: 'b', tool: 'loose', arguments: { path: '/B', extra: true } });
+    expect(ran).toEqual([{ path: '/B', extra: true }]);
+  });
+
   it('cancels a queued call so it never runs, and signals a running one', async () => {
     const ran: string[] = [];
     const host = await startHost((h) =>
