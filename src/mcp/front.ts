@@ -71,8 +71,12 @@ export class Front {
     // registry) listens for resource updates: more than Node's default of 10 is expected.
     this.link.setMaxListeners(0);
     const log = options.logger;
-    this.catalog = new HostCatalog(this.link, join(home, 'cache', 'tools'), project ?? resolve(options.cwd ?? process.cwd()), (error) =>
-      log?.debug({ err: error }, 'catalog refresh failed'),
+    this.catalog = new HostCatalog(
+      this.link,
+      join(home, 'cache', 'tools'),
+      project ?? resolve(options.cwd ?? process.cwd()),
+      (error) => log?.debug({ err: error }, 'catalog refresh failed'),
+      (tool, why) => log?.warn({ tool }, why),
     );
     this.link.on('state', (state, { error }) => log?.info({ state, reason: error?.message }, 'host link'));
     this.link.on('hostState', (notice) => (this.hostState = notice));

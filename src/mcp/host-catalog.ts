@@ -11,6 +11,8 @@ import { METHODS, type PromptDescriptor, type ResourceDescriptor, type ResourceT
 import { WRITABLE_BY_OTHERS, readPrivateFile, writePrivateFile } from '../discovery/secure-file.js';
 import { argumentValidator, type ArgumentValidator } from '../schema/tool-arguments.js';
 import type { HostLink } from '../link/host-link.js';
+import { STATUS_TOOL } from './status-tool.js';
+import { USE_HOST_TOOL } from './use-host-tool.js';
 
 interface CachedLists {
   tools: ToolDescriptor[];
@@ -29,11 +31,16 @@ export interface HostCatalogEvents {
   promptsChanged: [];
 }
 
+/** The names of the fronts' own tools: a host tool of the same name is not mirrored. */
+const FRONT_TOOL_NAMES: readonly string[] = [STATUS_TOOL.name, USE_HOST_TOOL.name];
+
 export class HostCatalog extends EventEmitter<HostCatalogEvents> {
   private lists: CachedLists;
   /** One compiled validator per descriptor object (a refresh brings new objects). */
   private readonly validators = new WeakMap<ToolDescriptor, ArgumentValidator>();
   private readonly cachePath: string;
+  /** What onHidden was told already. */
+  private readonly hiddenTold = new Set<string>();
   private refreshing: Promise<void> | undefined;
   private refreshed = false;
   /** Counts changes of the lists, so a session that slept through some can tell (http-session.ts). */
@@ -44,6 +51,8 @@ export class HostCatalog extends EventEmitter<HostCatalogEvents> {
     cacheDir: string,
     cacheKey: string,
     private readonly onError: (error: unknown) => void = () => undefined,
+    /** Told of a host tool left out of the mirror, and why. */
+    private readonly onHidden: (tool: string, why: string) => void = () => undefined,
   ) {
     super();
     this.cachePath = join(cacheDir, `${createHash('sha256').update(cacheKey).digest('hex').slice(0, 16)}.json`);
@@ -111,7 +120,7 @@ export class HostCatalog extends EventEmitter<HostCatalogEvents> {
   private async fetch(which: Which): Promise<void> {
     const rpc = await this.link.connection(0);
     const next: CachedLists = { ...this.lists };
-    if (which === 'all' || which === 'tools') next.tools = (await rpc.request<{ tools: ToolDescriptor[] }>(METHODS.toolsList)).tools;
+    if (which === 'all' || which === 'tools') next.tools = this.mirrorable((await rpc.request<{ tools: ToolDescriptor[] }>(METHODS.toolsList)).tools);
     if (which === 'all' || which === 'resources') {
       next.resources = (await rpc.request<{ resources: ResourceDescriptor[] }>(METHODS.resourcesList)).resources;
       next.resourceTemplates = (await rpc.request<{ resourceTemplates: ResourceTemplateDescriptor[] }>(METHODS.resourceTemplatesList)).resourceTemplates;
@@ -127,6 +136,32 @@ export class HostCatalog extends EventEmitter<HostCatalogEvents> {
     if (JSON.stringify(previous.tools) !== JSON.stringify(next.tools)) this.emit('toolsChanged');
     if (JSON.stringify([previous.resources, previous.resourceTemplates]) !== JSON.stringify([next.resources, next.resourceTemplates])) this.emit('resourcesChanged');
     if (JSON.stringify(previous.prompts) !== JSON.stringify(next.prompts)) this.emit('promptsChanged');
+  }
+
+  /**
+   * The host's tools that MCP clients may see: names in MCP are unique (a client may reject a
+   * list that repeats one), and the fronts' own tools keep theirs. Missing hints get their defaults.
+   */
+  private mirrorable(tools: ToolDescriptor[]): ToolDescriptor[] {
+    const taken = new Set(FRONT_TOOL_NAMES);
+    const unique = tools.filter((tool) => {
+      if (!taken.has(tool.name)) {
+        taken.add(tool.name);
+        return true;
+      }
+      const why = FRONT_TOOL_NAMES.includes(tool.name)
+        ? `the editor's tool "${tool.name}" is not offered to MCP clients: Tether's own tool has that name; rename it in the editor`
+        : `the editor lists a second tool named "${tool.name}"; only the first is offered to MCP clients`;
+      // Once, not at every refresh of an unchanged list.
+      if (!this.hiddenTold.has(why)) this.onHidden(tool.name, why);
+      this.hiddenTold.add(why);
+      return false;
+    });
+    // protocol.md §7.2: a host SHOULD send both; a client applies the defaults when one is missing.
+    return unique.map((tool) => {
+      const execution = tool.execution as Partial<ToolDescriptor['execution']> | undefined; // as sent, maybe partial
+      return { ...tool, annotations: tool.annotations ?? {}, execution: { longRunning: false, mainThread: true, ...execution } };
+    });
   }
 
   /**
