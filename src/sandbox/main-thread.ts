@@ -32,17 +32,20 @@ let playing = project.readJson<{ playing?: boolean }>(project.editorStatePath, {
 /** Only with --conformance-fixtures: the official MCP conformance suite's fixtures. */
 const fixtures = settings.conformanceFixtures ? new ConformanceState() : undefined;
 
+const builtInTools: SandboxTool[] = [
+  ...sceneTools,
+  ...consoleTools,
+  ...menuTools,
+  ...editorTools,
+  screenshotTool,
+  ...(settings.conformanceKit ? conformanceKit : []),
+  ...(fixtures ? conformanceFixtures(fixtures) : []),
+];
+/** The editor's own tool names, which the project's tools may not take (compile_scripts refuses them). */
+const builtInNames: ReadonlySet<string> = new Set(builtInTools.map((tool) => tool.name));
 const tools = new Map<string, SandboxTool>(
-  [
-    ...sceneTools,
-    ...consoleTools,
-    ...menuTools,
-    ...editorTools,
-    screenshotTool,
-    ...loadCompiledTools(project),
-    ...(settings.conformanceKit ? conformanceKit : []),
-    ...(fixtures ? conformanceFixtures(fixtures) : []),
-  ].map((tool) => [tool.name, tool]),
+  // A compiled tool that would shadow one of the editor's (compiled before that was refused) is left out.
+  [...builtInTools, ...loadCompiledTools(project).filter((tool) => !builtInNames.has(tool.name))].map((tool) => [tool.name, tool]),
 );
 
 const asks = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
@@ -84,6 +87,7 @@ function contextFor(callId: string, reload: { cause?: ReloadCause }): MainThread
     scene,
     console,
     settings,
+    builtInNames,
     cancelled: () => Atomics.load(flags, CANCEL_FLAG) === 1,
     block(ms, onSlice) {
       // A synchronous block, as Unity's main thread during BuildPipeline.BuildPlayer: this

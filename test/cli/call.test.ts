@@ -3,7 +3,7 @@
  * editor, exit codes and streams as a script sees them, side effects counted on disk.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -100,6 +100,35 @@ describe('tether call', () => {
     expect(misspelled.stderr).toContain('"postion" is not an argument of this tool (did you mean "position"');
     expect(misspelled.stderr).toContain('[INVALID_ARGUMENTS]');
     expect(executedTools(workspace)).toEqual([]);
+  });
+
+  it('refuses to compile a project tool that takes the name of an editor tool, of Tether\'s, or of another project tool', async () => {
+    const workspace = createWorkspace();
+    // Compiled before such names were refused: the editor keeps its own tool.
+    const compiledDir = join(workspace.project, 'Library', 'ScriptAssemblies');
+    mkdirSync(compiledDir, { recursive: true });
+    writeFileSync(join(compiledDir, 'tools.json'), JSON.stringify([{ name: 'get_hierarchy', description: 'old', inputSchema: { type: 'object' }, annotations: {}, reply: 'fake get_hierarchy' }]));
+    await startSandbox(workspace);
+    expect((await call(workspace, 'get_hierarchy')).stdout).toContain('"scene": "SampleScene"');
+    const toolsDir = join(workspace.project, 'Assets', 'Editor', 'Tools');
+    const tool = (file: string, name: string): void =>
+      writeFileSync(join(toolsDir, `${file}.tool.json`), JSON.stringify({ name, description: `The project's ${name}`, reply: `fake ${name}` }));
+    tool('clash', 'get_hierarchy');
+    tool('status', 'tether_status');
+    tool('twin-a', 'twin');
+    tool('twin-b', 'twin');
+    const compiled = await call(workspace, 'compile_scripts', '--json');
+    expect(compiled.code, compiled.stderr).toBe(0);
+    const { structuredContent } = JSON.parse(compiled.stdout) as { structuredContent: { succeeded: boolean; errors: string[]; domainReload: boolean } };
+    expect(structuredContent).toMatchObject({ succeeded: false, domainReload: false });
+    expect(structuredContent.errors).toEqual([
+      'Assets/Editor/Tools/clash.tool.json: name: "get_hierarchy" is already one of the editor\'s tools; choose another name.',
+      'Assets/Editor/Tools/status.tool.json: name: names starting with "tether_" are reserved for Tether\'s own tools; choose another name.',
+      'Assets/Editor/Tools/twin-b.tool.json: name: "twin" is already defined in Assets/Editor/Tools/twin-a.tool.json; choose another name.',
+    ]);
+    // The editor's own tool still answers.
+    const hierarchy = await call(workspace, 'get_hierarchy');
+    expect(hierarchy.stdout).toContain('"scene": "SampleScene"');
   });
 
   it('exits 1 suggesting the closest name for an unknown tool', async () => {

@@ -23,8 +23,13 @@ const CustomToolFile = z.object({
 });
 export type CustomToolFile = z.infer<typeof CustomToolFile>;
 
-/** Validates every tool file; what compiles goes into the compiled manifest. */
-export function compileCustomTools(project: Project): { tools: CustomToolFile[]; errors: string[] } {
+/**
+ * Validates every tool file; what compiles goes into the compiled manifest. A name must be
+ * the project's own: not one of the editor's tools (`builtInNames`), not another file's, and
+ * not in the "tether_" namespace Tether keeps for its own tools (MCP clients see one list, in
+ * which a name may appear once).
+ */
+export function compileCustomTools(project: Project, builtInNames: ReadonlySet<string>): { tools: CustomToolFile[]; errors: string[] } {
   const tools: CustomToolFile[] = [];
   const errors: string[] = [];
   let names: string[] = [];
@@ -33,11 +38,27 @@ export function compileCustomTools(project: Project): { tools: CustomToolFile[];
   } catch {
     // No custom tools folder: nothing to compile.
   }
+  const definedIn = new Map<string, string>();
   for (const file of names) {
     try {
       const parsed = CustomToolFile.safeParse(JSON.parse(readFileSync(join(project.customToolsDir, file), 'utf8')));
-      if (parsed.success) tools.push(parsed.data);
-      else errors.push(`Assets/Editor/Tools/${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+      if (!parsed.success) {
+        errors.push(`Assets/Editor/Tools/${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+        continue;
+      }
+      const { name } = parsed.data;
+      const taken = name.toLowerCase().startsWith('tether_')
+        ? 'names starting with "tether_" are reserved for Tether\'s own tools'
+        : builtInNames.has(name)
+          ? `"${name}" is already one of the editor's tools`
+          : definedIn.has(name)
+            ? `"${name}" is already defined in Assets/Editor/Tools/${definedIn.get(name)}`
+            : undefined;
+      if (taken) errors.push(`Assets/Editor/Tools/${file}: name: ${taken}; choose another name.`);
+      else {
+        definedIn.set(name, file);
+        tools.push(parsed.data);
+      }
     } catch (error) {
       errors.push(`Assets/Editor/Tools/${file}: ${(error as Error).message}`);
     }

@@ -17,7 +17,7 @@ export function compileScripts(context: MainThreadContext): Record<string, unkno
   context.announce('compiling', context.settings.compileMs);
   context.progress({ message: 'Compiling scripts' });
   context.block(context.settings.compileMs);
-  const { tools, errors } = compileCustomTools(context.project);
+  const { tools, errors } = compileCustomTools(context.project, context.builtInNames);
   for (const error of errors) context.console.write('error', error);
   context.console.write('log', `Compilation finished: ${tools.length} custom tool(s), ${errors.length} error(s).`);
   if (errors.length === 0) context.requestReload('compile');

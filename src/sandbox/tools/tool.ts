@@ -13,6 +13,8 @@ export interface MainThreadContext {
   readonly scene: Scene;
   readonly console: ConsoleLog;
   readonly settings: MainThreadSettings;
+  /** The names of the editor's own tools (not the project's). */
+  readonly builtInNames: ReadonlySet<string>;
   /** True once the call was cancelled (or passed its deadline). Readable while blocked. */
   cancelled(): boolean;
   /** Blocks the thread synchronously for `ms`, waking early on cancellation. Returns false if cancelled. */
