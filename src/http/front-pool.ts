@@ -101,9 +101,9 @@ export class FrontPool {
     return [...this.slots.values()].map((slot) => slot.front);
   }
 
-  async close(): Promise<void> {
+  async close(options?: Parameters<Front['close']>[0]): Promise<void> {
     clearInterval(this.sweeper);
-    await Promise.all(this.all().map((front) => front.close()));
+    await Promise.all(this.all().map((front) => front.close(options)));
     this.slots.clear();
     this.byFront.clear();
   }

@@ -36,6 +36,11 @@ export interface TetherServerOptions {
   logger: Logger;
 }
 
+/** At shutdown, how long a cancelled call may take to end with its editor's own word. */
+const CALL_SETTLE_MS = 2_000;
+/** Then, how long its answer may take to be written to its client. */
+const ANSWER_GRACE_MS = 1_000;
+
 /** Bind addresses that listen on every interface, as `bindHostName` names them. */
 const WILDCARD_NAMES = new Set(['0.0.0.0', '[::]']);
 
@@ -66,6 +71,9 @@ export class TetherServer {
   private readonly home: string;
   private boundUrl: string | undefined;
   private closing: Promise<void> | undefined;
+  /** Responses to POSTs not yet ended: at shutdown, the answers to calls still go out on them. */
+  private readonly openPosts = new Set<ServerResponse>();
+  private onPostsAnswered: (() => void) | undefined;
 
   constructor(private readonly options: TetherServerOptions) {
     const host = options.host ?? '127.0.0.1';
@@ -178,21 +186,54 @@ export class TetherServer {
     return this.boundUrl;
   }
 
+  /**
+   * Shuts down without leaving a call unanswered: no new connection or request is taken; the
+   * calls in flight are cancelled at their editors while their clients are still connected,
+   * so each hears how its call ended (cancelled, finished anyway, or outcome unknown) instead
+   * of a cut stream; then the connections close and the sessions end. Bounded: a few seconds
+   * at most (the CLI gives up after 5).
+   */
   close(): Promise<void> {
     this.closing ??= (async () => {
       removeServeState(this.home);
-      await new Promise<void>((resolve) => {
-        this.http.close(() => resolve());
-        this.http.closeAllConnections();
-      });
+      const stopped = new Promise<void>((resolve) => this.http.close(() => resolve()));
+      await this.fronts.close({ reason: 'tether serve is shutting down.', settleMs: CALL_SETTLE_MS });
+      await this.postsAnswered(ANSWER_GRACE_MS);
+      this.http.closeAllConnections();
+      await stopped;
       await this.registry.close();
       await this.endpoint.close();
-      await this.fronts.close();
     })();
     return this.closing;
   }
 
+  /** Resolves when every POST being answered has its response written, or after `ms`. */
+  private postsAnswered(ms: number): Promise<void> {
+    if (this.openPosts.size === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.onPostsAnswered?.(), ms);
+      this.onPostsAnswered = () => {
+        clearTimeout(timer);
+        this.onPostsAnswered = undefined;
+        resolve();
+      };
+    });
+  }
+
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.closing) {
+      sendJsonRpcError(res, 503, -32000, 'tether serve is shutting down; send this again once it is back (the client configuration stays valid).', { code: 'SHUTTING_DOWN' }, {
+        connection: 'close',
+      });
+      return;
+    }
+    if (req.method === 'POST') {
+      this.openPosts.add(res);
+      res.once('close', () => {
+        this.openPosts.delete(res);
+        if (this.openPosts.size === 0) this.onPostsAnswered?.();
+      });
+    }
     try {
       const refusal = checkRequest(req, this.guards);
       if (refusal) {

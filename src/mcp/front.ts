@@ -51,6 +51,8 @@ export class Front {
   readonly waitMs: number;
   readonly keepaliveMs: number;
   readonly pending = new Map<string, PendingCall>();
+  /** The host calls of `pending`, for close() to wait on. */
+  private readonly running = new Set<Promise<unknown>>();
   readonly servers = new Set<Server>();
   hostState: HostStateNotice | undefined;
   private readonly subscriptions = new Map<string, number>();
@@ -97,12 +99,16 @@ export class Front {
   /**
    * Ends the front: calls still in flight are cancelled at the host (a client that went away
    * no longer wants them; shared calls go on for their other requesters), then the link closes.
+   * With `settleMs`, for callers still there to hear it, each call first gets up to that long
+   * to end with the host's own word (cancelled, or finished anyway) rather than a lost link's.
    */
-  async close(): Promise<void> {
+  async close(options: { reason?: string; settleMs?: number } = {}): Promise<void> {
     const inFlight = [...this.pending.keys()];
     if (this.link.state === 'authenticated' && inFlight.length > 0) {
+      const reason = options.reason ?? 'The MCP client disconnected.';
       const rpc = await this.link.connection(0);
-      await Promise.allSettled(inFlight.map((callId) => rpc.request(METHODS.callCancel, { callId, reason: 'The MCP client disconnected.' }, { timeoutMs: 1_000 })));
+      await Promise.allSettled(inFlight.map((callId) => rpc.request(METHODS.callCancel, { callId, reason }, { timeoutMs: 1_000 })));
+      if (options.settleMs) await settledWithin([...this.running], options.settleMs);
     }
     this.link.close();
   }
@@ -177,19 +183,22 @@ export class Front {
       },
     };
     let outcome: 'ok' | 'error' = 'error';
+    // Written out, not spread: it carries the AbortSignal (see mcp-server.ts).
+    const running = runHostCall(this.link, { callId, tool: tool.name, arguments: args, ...(options.deadlineMs ? { deadlineMs: options.deadlineMs } : {}) }, {
+      waitMs: this.waitMs,
+      rerunnable: isRerunnable(tool),
+      keepLiftedStrings: this.options.liftLongStrings === true,
+      listener,
+      signal: options.signal,
+      confirmCancelMs: options.confirmCancelMs,
+    });
+    this.running.add(running);
     try {
-      // Written out, not spread: it carries the AbortSignal (see mcp-server.ts).
-      const result = await runHostCall(this.link, { callId, tool: tool.name, arguments: args, ...(options.deadlineMs ? { deadlineMs: options.deadlineMs } : {}) }, {
-        waitMs: this.waitMs,
-        rerunnable: isRerunnable(tool),
-        keepLiftedStrings: this.options.liftLongStrings === true,
-        listener,
-        signal: options.signal,
-        confirmCancelMs: options.confirmCancelMs,
-      });
+      const result = await running;
       if (!result.result.isError) outcome = 'ok';
       return result;
     } finally {
+      this.running.delete(running);
       this.pending.delete(callId);
       this.options.onCallFinished?.(tool.name, outcome, (Date.now() - pending.startedAt) / 1000);
     }
@@ -220,4 +229,11 @@ export class Front {
       send(server).catch((error: unknown) => this.options.logger?.debug({ err: error }, 'notification not delivered'));
     }
   }
+}
+
+/** Resolves once every promise has settled, or after `ms`, whichever comes first. */
+function settledWithin(promises: Promise<unknown>[], ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  return Promise.race([Promise.allSettled(promises).then(() => undefined), late]).finally(() => clearTimeout(timer));
 }

@@ -6,7 +6,7 @@
  * what the editor did.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildLog, cleanupProcesses, createWorkspace, startSandbox } from '../helpers/processes.js';
+import { buildLog, cleanupProcesses, createWorkspace, executedTools, startSandbox } from '../helpers/processes.js';
 import { callThenDrop, openRawSession, resumeStream, startServe, type Served } from '../helpers/serve.js';
 
 afterEach(async () => {
@@ -79,5 +79,36 @@ describe('a request for a session that ended', () => {
     expect(answers[2]!.error.message).toMatch(/was ended by a DELETE request.*Initialize a new session\.$/);
     // An id never seen still gets the generic answer.
     expect((await listTools(served, { ...deleted, 'mcp-session-id': 'never-created' })).error.data).toEqual({ code: 'SESSION_NOT_FOUND' });
+  });
+});
+
+describe('a server shutting down with a call in flight', () => {
+  it('cancels the call at the editor and answers it on its stream before the connection closes', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace, ['--build-seconds', '60']);
+    const served = await startServe(workspace);
+    const session = await openRawSession(served);
+    const call = await fetch(served.url, {
+      method: 'POST',
+      headers: session,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'build', method: 'tools/call', params: { name: 'build_player', arguments: { target: 'WebGL' } } }),
+    });
+    const reader = call.body!.getReader();
+    let text = '';
+    const streamed = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        text += new TextDecoder().decode(value);
+      }
+    })();
+    await expect.poll(() => executedTools(workspace), { timeout: 10_000 }).toContain('build_player');
+
+    expect(await served.server.stop()).toBe(0);
+    await streamed; // the stream ended, and it did not break (a cut stream rejects the read)
+    expect(text).toContain('"id":"build"');
+    expect(text).toMatch(/"isError":true/);
+    expect(text).toContain('tether serve is shutting down.');
+    expect(buildLog(workspace)).toEqual([expect.objectContaining({ status: 'cancelled' })]);
   });
 });
