@@ -219,7 +219,7 @@ export class CallManager {
         delete requester.entry.withdrawn;
         throw new TetherError(
           'INTERNAL_ERROR',
-          `The host could not write the cancellation of call "${callId}" to its journal (${TetherError.from(failure).message}), so nothing was cancelled. Free disk space (or fix the disk) and cancel again.`,
+          `The host could not write the cancellation of call "${callId}" to its journal (${TetherError.from(failure).message}), so nothing was cancelled. ${journalRemedy(failure)} and cancel again.`,
           { callId },
         );
       }
@@ -289,7 +289,7 @@ export class CallManager {
       this.journal.forget(entry.callId);
       throw new TetherError(
         'INTERNAL_ERROR',
-        `The host could not write call "${entry.callId}" to its journal (${TetherError.from(failure).message}), so it did not accept it: nothing ran. Free disk space (or fix the disk) and send it again.`,
+        `The host could not write call "${entry.callId}" to its journal (${TetherError.from(failure).message}), so it did not accept it: nothing ran. ${journalRemedy(failure)} and send it again.`,
         { callId: entry.callId, tool: entry.tool, started: false },
       );
     }
@@ -371,7 +371,7 @@ export class CallManager {
         undefined,
         new TetherError(
           'INTERNAL_ERROR',
-          `The host could not write to its journal that "${entry.tool}" was starting (${TetherError.from(failure).message}), so it did not run it. Free disk space (or fix the disk), then call again with a fresh callId.`,
+          `The host could not write to its journal that "${entry.tool}" was starting (${TetherError.from(failure).message}), so it did not run it. ${journalRemedy(failure)}, then call again with a fresh callId.`,
           { callId: entry.callId, tool: entry.tool, started: false },
         ),
       );
@@ -514,6 +514,24 @@ export class CallManager {
       }
     }, tick);
     this.heartbeatTimer.unref();
+  }
+}
+
+/** What to do about a journal the system would not let the host write, from the system's reason. */
+function journalRemedy(failure: unknown): string {
+  switch ((failure as NodeJS.ErrnoException | undefined)?.code) {
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return 'Free disk space';
+    case 'EACCES':
+    case 'EPERM':
+    case 'EROFS':
+      return "Let the editor write its project's Library folder (permissions, or a read-only disk)";
+    case 'ENOTDIR':
+    case 'ENOENT':
+      return 'Open the editor on a project folder it can write';
+    default:
+      return 'Fix the disk or the project folder';
   }
 }
 

@@ -76,7 +76,10 @@ describe('a journal that cannot be written', () => {
   it('refuses a call whose "queued" record failed, journaling nothing, so the callId can be sent again', async () => {
     const h = await hostOnFaultyDisk();
     h.disk.fail(() => true);
-    expect(await h.call('w1')).toMatchObject({ code: 'INTERNAL_ERROR', data: { callId: 'w1', started: false } });
+    const refused = await h.call('w1');
+    expect(refused).toMatchObject({ code: 'INTERNAL_ERROR', data: { callId: 'w1', started: false } });
+    // What to do follows from the system's reason: here, a full disk.
+    expect((refused as TetherError).message).toMatch(/nothing ran\. Free disk space and send it again\.$/);
     await expect(h.rpc.request(METHODS.callStatus, { callId: 'w1' })).rejects.toMatchObject({ code: 'UNKNOWN_CALL' });
     h.disk.heal();
     expect(h.requeuedOnRestart()).toEqual([]);

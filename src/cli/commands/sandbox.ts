@@ -1,5 +1,5 @@
 /** `tether sandbox --project DIR`: runs the sandbox editor, a Unity stand-in, until signalled. */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { SandboxEditor } from '../../sandbox/editor.js';
 import { ExitError } from '../exit-error.js';
@@ -25,6 +25,7 @@ export interface SandboxCommandOptions {
 export async function run(options: SandboxCommandOptions): Promise<SandboxEditor> {
   const projectRoot = resolve(options.project);
   if (!existsSync(projectRoot)) throw new ExitError(`Project folder ${projectRoot} does not exist. Create it or pass another --project.`, 2);
+  if (!statSync(projectRoot).isDirectory()) throw new ExitError(`${projectRoot} is a file, not a project folder. Pass the folder that holds Assets/ with --project.`, 2);
   const logger = createLogger('sandbox', options.logLevel);
   const editor = new SandboxEditor({
     projectRoot,
