@@ -15,6 +15,7 @@ import { CONFORMANCE_PROMPTS, CONFORMANCE_RESOURCES, CONFORMANCE_RESOURCE_TEMPLA
 import { MainThreadBridge } from './main-thread-bridge.js';
 import type { ReloadCause } from './main-thread-messages.js';
 import { Project } from './project.js';
+import { lockProject } from './project-lock.js';
 
 export const SANDBOX_VERSION = '1.0.0';
 
@@ -52,6 +53,8 @@ export class SandboxEditor {
   /** How many times the domain has loaded (1 after start). */
   generation = 0;
 
+  private releaseProject: () => void = () => undefined;
+
   constructor(private readonly options: SandboxOptions) {
     this.project = new Project(options.projectRoot);
     this.preferredPort = options.port ?? 0;
@@ -65,8 +68,15 @@ export class SandboxEditor {
     return this.host?.state ?? 'stopped';
   }
 
+  /** Opens the project (refused with ProjectInUseError while another editor has it) and loads the first domain. */
   async start(): Promise<void> {
-    await this.boot();
+    this.releaseProject = lockProject(this.project);
+    try {
+      await this.boot();
+    } catch (error) {
+      this.releaseProject();
+      throw error;
+    }
   }
 
   /** Waits for a reload in progress to finish. */
@@ -82,6 +92,7 @@ export class SandboxEditor {
     this.host?.setState('quitting');
     await this.host?.close({ reason: 'quit' });
     await this.bridge?.terminate();
+    this.releaseProject();
   }
 
   private async boot(): Promise<void> {

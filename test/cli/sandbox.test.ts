@@ -1,11 +1,12 @@
 /**
  * `tether sandbox` refuses a project it could not work in before it says it is ready: an
- * editor that starts on a file would fail every call later, with advice about disk space.
+ * editor that starts on a file would fail every call later, with advice about disk space,
+ * and a second editor on a project already open would answer for its own copy of the scene.
  */
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TetherProcess, cleanupProcesses, createWorkspace } from '../helpers/processes.js';
+import { TetherProcess, cleanupProcesses, createWorkspace, startSandbox } from '../helpers/processes.js';
 
 afterEach(cleanupProcesses);
 
@@ -21,5 +22,23 @@ describe('tether sandbox', () => {
     const notAFolder = new TetherProcess(['sandbox', '--project', file], workspace.env);
     expect(await notAFolder.exited).toBe(2);
     expect(notAFolder.stderr).toContain(`${file} is a file, not a project folder. Pass the folder that holds Assets/ with --project.`);
+  });
+});
+
+describe('a project already open in a sandbox', () => {
+  it('is refused to a second editor, which says who has it; once the first quits, or dies, it opens', async () => {
+    const workspace = createWorkspace();
+    const first = await startSandbox(workspace);
+    const second = new TetherProcess(['sandbox', '--project', workspace.project], workspace.env);
+    expect(await second.exited).toBe(2);
+    expect(second.stderr).toContain(`Another editor (process ${first.sandbox.child.pid}) has ${workspace.project} open`);
+    // Refused before it said it was ready or wrote a host record: clients see one editor.
+    expect(second.lines).toEqual([]);
+    expect(readdirSync(join(workspace.home, 'hosts'))).toHaveLength(1);
+
+    await first.sandbox.stop();
+    const afterQuit = await startSandbox(workspace);
+    await afterQuit.sandbox.kill(); // a crash leaves its lock behind
+    await startSandbox(workspace);
   });
 });

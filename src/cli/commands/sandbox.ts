@@ -2,6 +2,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { SandboxEditor } from '../../sandbox/editor.js';
+import { ProjectInUseError } from '../../sandbox/project-lock.js';
 import { ExitError } from '../exit-error.js';
 import { createLogger } from '../logger.js';
 import { onShutdownSignal } from '../shutdown.js';
@@ -50,7 +51,12 @@ export async function run(options: SandboxCommandOptions): Promise<SandboxEditor
     logger.info({ signal }, 'quitting');
     await editor.quit();
   });
-  await editor.start();
+  try {
+    await editor.start();
+  } catch (error) {
+    if (error instanceof ProjectInUseError) throw new ExitError(error.message, 2);
+    throw error;
+  }
   return editor;
 }
 
