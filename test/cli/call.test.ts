@@ -76,6 +76,10 @@ describe('tether call', () => {
     const array = await call(workspace, 'get_hierarchy', '--args', '[1]');
     expect(array.code).toBe(2);
     expect(array.stderr).toContain('--args must be a JSON object');
+    // With --json, a script reads the failure where it reads results.
+    const json = await call(workspace, 'get_hierarchy', '--args', '{depth:1}', '--json');
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout)).toMatchObject({ error: { code: 'INVALID_PARAMS', message: expect.stringContaining('--args is not valid JSON'), data: { field: '--args' } } });
     expect(executedTools(workspace)).toEqual([]);
   });
 

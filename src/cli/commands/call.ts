@@ -34,7 +34,12 @@ export interface CallCommandOptions {
 export const EXIT_CODES = { ok: 0, failed: 1, usage: 2, outcomeUnknown: 3 } as const;
 
 export async function run(toolName: string, options: CallCommandOptions): Promise<number> {
-  const args = parseArgs(options.args);
+  let args: Record<string, unknown>;
+  try {
+    args = parseArgs(options.args);
+  } catch (error) {
+    throw failed(TetherError.from(error), options.json ?? false);
+  }
   const link = new HostLink({ ...(options.project ? { project: options.project } : {}), clientName: 'tether-call' }).start();
   const progress = new ProgressLine(process.stderr);
   const abort = new AbortController();
@@ -65,9 +70,7 @@ export async function run(toolName: string, options: CallCommandOptions): Promis
     return outcome.result.isError ? EXIT_CODES.failed : EXIT_CODES.ok;
   } catch (error) {
     progress.clear();
-    const failure = TetherError.from(error);
-    if (options.json) process.stdout.write(`${JSON.stringify({ error: failure.toJSON() }, null, 2)}\n`);
-    throw new ExitError(`${failure.message} [${failure.code}]`, exitCodeFor(failure));
+    throw failed(TetherError.from(error), options.json ?? false);
   } finally {
     stopNotices();
     process.off('SIGINT', onSigint);
@@ -75,7 +78,14 @@ export async function run(toolName: string, options: CallCommandOptions): Promis
   }
 }
 
+/** The error that ends the command; with --json, also the failure as JSON on stdout, where scripts read. */
+function failed(failure: TetherError, json: boolean): ExitError {
+  if (json) process.stdout.write(`${JSON.stringify({ error: failure.toJSON() }, null, 2)}\n`);
+  return new ExitError(`${failure.message} [${failure.code}]`, exitCodeFor(failure));
+}
+
 function exitCodeFor(failure: TetherError): number {
+  if (failure.code === 'INVALID_PARAMS' && failure.data.field === '--args') return EXIT_CODES.usage;
   // Evicted with a callId: the call had reached the editor, which may still finish it.
   const reachedTheEditor = failure.code === 'EVICTED' && failure.data.callId !== undefined;
   return failure.code === 'OUTCOME_UNKNOWN' || reachedTheEditor ? EXIT_CODES.outcomeUnknown : EXIT_CODES.failed;
@@ -87,9 +97,11 @@ function parseArgs(text: string | undefined): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ExitError(`--args is not valid JSON: ${(error as Error).message}. Example: --args '{"name":"Cube"}'`, EXIT_CODES.usage);
+    throw new TetherError('INVALID_PARAMS', `--args is not valid JSON: ${(error as Error).message}. Example: --args '{"name":"Cube"}'`, { field: '--args' });
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ExitError('--args must be a JSON object, e.g. --args \'{"depth":2}\'', EXIT_CODES.usage);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new TetherError('INVALID_PARAMS', '--args must be a JSON object, e.g. --args \'{"depth":2}\'', { field: '--args' });
+  }
   return value as Record<string, unknown>;
 }
 
