@@ -2,13 +2,27 @@
  * The `tether` command line. Each command lives in commands/<name>.ts as a `run(options)`
  * that tests can call without argv; only this entry point turns errors into exit codes.
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ExitError } from './exit-error.js';
 import { packageVersion } from './package-root.js';
+
+const USAGE_EXIT_CODE = 2;
 
 function integer(value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError('expected a non-negative integer');
+  return parsed;
+}
+
+function positive(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError('expected a positive integer');
+  return parsed;
+}
+
+function port(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) throw new InvalidArgumentError('expected a port number from 0 to 65535 (0: any free port)');
   return parsed;
 }
 
@@ -27,7 +41,9 @@ const program = new Command()
   .name('tether')
   .description('The bridge between AI agents (MCP) and long-running editors such as Unity.')
   .version(packageVersion())
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // Bad usage exits 2, as Tether's own usage errors do (commander's default is 1); subcommands inherit it.
+  .exitOverride();
 
 program
   .command('sandbox')
@@ -37,11 +53,11 @@ program
   .option('--compile-ms <n>', 'how long compile_scripts takes', integer)
   .option('--reload-ms <n>', 'how long a domain reload keeps the editor away', integer)
   .option('--test-ms <n>', 'how long each test of run_tests takes', integer)
-  .option('--port <n>', 'TCP port on 127.0.0.1 (default: a free one)', integer)
-  .option('--heartbeat-ms <n>', 'longest silence while a call runs', integer)
-  .option('--frame-timeout-ms <n>', 'how long a partial frame may stall', integer)
+  .option('--port <n>', 'TCP port on 127.0.0.1 (default: a free one)', port)
+  .option('--heartbeat-ms <n>', 'longest silence while a call runs', positive)
+  .option('--frame-timeout-ms <n>', 'how long a partial frame may stall', positive)
   .option('--retention-ms <n>', 'how long finished calls are remembered', integer)
-  .option('--max-connections <n>', 'serve this many connections at once; more evict the oldest', integer)
+  .option('--max-connections <n>', 'serve this many connections at once; more evict the oldest', positive)
   .option('--conformance-kit', 'expose the host conformance kit tools')
   .option('--conformance-fixtures', 'serve the fixture tools, resources and prompts of the official MCP conformance suite')
   .addOption(new Option('--log-level <level>', 'log level').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']))
@@ -55,7 +71,7 @@ program
   .description('Start the sandbox editor on the bundled sample project with tether serve, and print how to connect MCP clients.')
   .option('--project <dir>', 'use this project instead of the bundled sample')
   .option('--build-seconds <n>', 'how long build_player blocks the main thread', number, 20)
-  .option('--port <n>', 'HTTP port for tether serve', integer, 7420)
+  .option('--port <n>', 'HTTP port for tether serve', port, 7420)
   .action(async (options) => {
     const { run } = await import('./commands/start.js');
     await run(options);
@@ -75,17 +91,17 @@ program
 program
   .command('serve')
   .description('Serve MCP over Streamable HTTP at /mcp for many agents (bearer token, loopback by default).')
-  .option('--port <n>', 'TCP port (0 picks a free one)', integer, 7420)
+  .option('--port <n>', 'TCP port (0 picks a free one)', port, 7420)
   .option('--host <address>', 'address to bind', '127.0.0.1')
   .option('--allow-remote', 'allow binding a non-loopback address (the token is still required)')
   .option('--allowed-host <name>', 'also serve requests addressed to this host name, as remote clients name it (repeatable)', collect)
   .option('--allowed-origin <origin>', 'also let browser pages from this origin call (repeatable; loopback origins always may)', collect)
   .option('--project <dir>', 'the default project whose editor sessions are bound to')
   .option('--wait-ms <n>', 'how long a call waits for an editor that is starting or reloading', integer)
-  .option('--max-body-bytes <n>', 'largest request body', integer)
-  .option('--interactive-sessions <n>', 'capacity of the interactive session pool', integer)
-  .option('--ephemeral-sessions <n>', 'capacity of the ephemeral session pool (X-Tether-Pool: ephemeral)', integer)
-  .option('--session-idle-ms <n>', 'reap sessions idle this long', integer)
+  .option('--max-body-bytes <n>', 'largest request body', positive)
+  .option('--interactive-sessions <n>', 'capacity of the interactive session pool', positive)
+  .option('--ephemeral-sessions <n>', 'capacity of the ephemeral session pool (X-Tether-Pool: ephemeral)', positive)
+  .option('--session-idle-ms <n>', 'reap sessions idle this long', positive)
   .option('--session-recency-floor-ms <n>', 'never evict a session used more recently than this', integer)
   .option('--session-dormant-ms <n>', 'an idle session lets its MCP server go after this long, and rebuilds it on its next request (default 60000)', integer)
   .addOption(new Option('--log-level <level>', 'log level').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']))
@@ -129,6 +145,8 @@ program
   });
 
 program.parseAsync().catch((error: unknown) => {
+  // Commander has said what was wrong (or shown the help or version) already.
+  if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT_CODE);
   if (error instanceof ExitError) {
     process.stderr.write(`tether: ${error.message}\n`);
     process.exit(error.exitCode);

@@ -1,0 +1,28 @@
+/**
+ * Usage errors, as a script sees them: exit 2 (commander's own errors too), a message that
+ * names the option and what it takes, and nothing started.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { TetherProcess, cleanupProcesses, createWorkspace } from '../helpers/processes.js';
+
+afterEach(cleanupProcesses);
+
+describe('tether usage errors', () => {
+  it.each([
+    [['serve', '--port', '99999'], "option '--port <n>' argument '99999' is invalid. expected a port number from 0 to 65535"],
+    [['sandbox', '--project', '.', '--port', '-1'], "option '--port <n>' argument '-1' is invalid"],
+    [['serve', '--max-body-bytes', '0'], "option '--max-body-bytes <n>' argument '0' is invalid. expected a positive integer"],
+    [['serve', '--interactive-sessions', '0'], "option '--interactive-sessions <n>' argument '0' is invalid. expected a positive integer"],
+    [['call', 'get_hierarchy', '--bogus'], "unknown option '--bogus'"],
+  ])('tether %j exits 2 and says what is wrong', async (args, message) => {
+    const run = new TetherProcess(args, createWorkspace().env);
+    expect(await run.exited).toBe(2);
+    expect(run.stderr).toContain(`error: ${message}`);
+    expect(run.lines).toEqual([]);
+  });
+
+  it('exits 0 for --help and --version', async () => {
+    const env = createWorkspace().env;
+    for (const args of [['--version'], ['serve', '--help']]) expect(await new TetherProcess(args, env).exited).toBe(0);
+  });
+});
