@@ -197,6 +197,8 @@ export class Front {
       const result = await running;
       if (!result.result.isError) outcome = 'ok';
       return result;
+    } catch (error) {
+      throw options.idempotencyKey ? inTermsOfKey(error, options.idempotencyKey) : error;
     } finally {
       this.running.delete(running);
       this.pending.delete(callId);
@@ -229,6 +231,21 @@ export class Front {
       send(server).catch((error: unknown) => this.options.logger?.debug({ err: error }, 'notification not delivered'));
     }
   }
+}
+
+/**
+ * The client chose a key, not a callId: a conflict is said in its terms (the callId the key
+ * maps to is the front's business, though it stays in the data).
+ */
+function inTermsOfKey(error: unknown, key: string): unknown {
+  const failure = TetherError.from(error);
+  if (failure.code !== 'CALL_ID_CONFLICT') return error;
+  const tool = typeof failure.data.tool === 'string' ? ` (tool "${failure.data.tool}")` : '';
+  return new TetherError(
+    'CALL_ID_CONFLICT',
+    `The idempotency key "${key}" was already used for a different call${tool}. Use a fresh key for a new operation; the same key with the same arguments returns the first call's result.`,
+    { ...failure.data, idempotencyKey: key },
+  );
 }
 
 /** Resolves once every promise has settled, or after `ms`, whichever comes first. */

@@ -105,7 +105,9 @@ describe('calls over tether serve', () => {
     expect((found.structuredContent as { count: number }).count).toBe(1);
     const other = await b.callTool({ name: 'create_gameobject', arguments: { name: 'Other' }, _meta: meta });
     expect(other.isError).toBe(true);
-    expect((other._meta as Record<string, { code: string }>)['tether/error']!.code).toBe('CALL_ID_CONFLICT');
+    expect((other._meta as Record<string, { code: string }>)['tether/error']!).toMatchObject({ code: 'CALL_ID_CONFLICT', data: { idempotencyKey: 'spawn-boss-once' } });
+    // Said in the client's terms: the key it sent, not the callId the front made of it.
+    expect((other.content as Array<{ text: string }>)[0]!.text).toContain('The idempotency key "spawn-boss-once" was already used for a different call (tool "create_gameobject")');
   });
 
   it('rebinds a session to another editor with tether_use_host', async () => {
