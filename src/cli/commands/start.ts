@@ -13,7 +13,14 @@ import { run as runServe } from './serve.js';
 export async function run(options: { project?: string; buildSeconds?: number; port?: number }): Promise<void> {
   const project = options.project ? resolve(options.project) : sampleProjectCopy();
   const editor = await runSandbox({ project, ...(options.buildSeconds === undefined ? {} : { buildSeconds: options.buildSeconds }), logLevel: 'warn' });
-  const server = await runServe({ project, port: options.port ?? 7420, logLevel: 'warn', quiet: true });
+  let server: Awaited<ReturnType<typeof runServe>>;
+  try {
+    server = await runServe({ project, port: options.port ?? 7420, logLevel: 'warn', quiet: true });
+  } catch (error) {
+    // The port is taken, say: the editor it started goes too, record and project lock with it.
+    await editor.quit();
+    throw error;
+  }
   const bin = join(packageRoot(), 'bin', 'tether.js');
   const stdioConfig = { mcpServers: { unity: { command: process.execPath, args: [bin, 'mcp', '--project', project] } } };
   const httpConfig = { mcpServers: { unity: { type: 'http', url: server.url, headers: { Authorization: `Bearer ${server.token}` } } } };

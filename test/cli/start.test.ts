@@ -1,0 +1,54 @@
+/**
+ * `tether start`, what `npm start` runs: the sandbox editor on a copy of the sample project
+ * and `tether serve` beside it. What it prints must work, and stopping it (or failing to
+ * start) must leave nothing behind: no editor, host record, project lock or serve.json.
+ */
+import { createServer, type Server } from 'node:net';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TETHER_BIN, TetherProcess, cleanupProcesses, createWorkspace, runToExit, type Workspace } from '../helpers/processes.js';
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await cleanupProcesses();
+  for (const server of servers.splice(0)) server.close();
+});
+
+function leftBehind(workspace: Workspace, project: string): string[] {
+  const hosts = existsSync(join(workspace.home, 'hosts')) ? readdirSync(join(workspace.home, 'hosts')) : [];
+  return [...hosts, ...(existsSync(join(workspace.home, 'serve.json')) ? ['serve.json'] : []), ...(existsSync(join(project, 'Temp', 'TetherEditorLock')) ? ['lock'] : [])];
+}
+
+describe('tether start', () => {
+  it('serves the sample project over HTTP and stdio as it prints, and leaves nothing behind when stopped', async () => {
+    const workspace = createWorkspace();
+    const start = new TetherProcess(['start', '--port', '0'], workspace.env);
+    await start.waitForLine((line) => line === 'Press Ctrl+C to stop.');
+    const project = join(workspace.home, 'projects', 'sample-project');
+    const url = /^Tether HTTP endpoint: +(\S+)$/.exec(start.lines.find((line) => line.startsWith('Tether HTTP endpoint:')) ?? '')?.[1];
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const { token } = JSON.parse(readFileSync(join(workspace.home, 'serve.json'), 'utf8')) as { token: string };
+    await expect.poll(async () => (await fetch(url!.replace('/mcp', '/healthz'), { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    // The stdio configuration it prints runs tether mcp for that project; tether call reaches the same editor.
+    expect(start.lines.join('\n')).toMatch(new RegExp(`"mcp",\\s+"--project",\\s+"${project}"`));
+    const called = await runToExit(process.execPath, [TETHER_BIN, 'call', 'get_hierarchy', '--project', project], { env: workspace.env });
+    expect(called.code, called.stderr).toBe(0);
+    expect(called.stdout).toContain('"scene": "SampleScene"');
+
+    expect(await start.stop()).toBe(0);
+    expect(leftBehind(workspace, project)).toEqual([]);
+  });
+
+  it('exits 2 when its port is taken, and takes the editor it started down with it', async () => {
+    const workspace = createWorkspace();
+    const taken = createServer();
+    servers.push(taken);
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as { port: number };
+    const start = new TetherProcess(['start', '--port', String(port)], workspace.env);
+    expect(await start.exited).toBe(2);
+    expect(start.stderr).toContain(`Port ${port} is taken`);
+    expect(leftBehind(workspace, join(workspace.home, 'projects', 'sample-project'))).toEqual([]);
+  });
+});
