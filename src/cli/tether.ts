@@ -125,6 +125,17 @@ program
   });
 
 program
+  .command('tools')
+  .description('List the editor\'s tools and the arguments each takes, as tether call wants them.')
+  .option('--project <dir>', 'the project whose editor to ask')
+  .option('--json', 'print the tool descriptors as JSON')
+  .option('--wait-ms <n>', 'how long to wait for an editor that is starting or reloading', integer)
+  .action(async (options) => {
+    const { run } = await import('./commands/tools.js');
+    await run(options);
+  });
+
+program
   .command('hosts')
   .description('List the running hosts (editors) this user can connect to.')
   .option('--json', 'print JSON')

@@ -135,6 +135,21 @@ describe('tether call', () => {
     expect(hierarchy.stdout).toContain('"scene": "SampleScene"');
   });
 
+  it('lists the editor\'s tools with the arguments each takes (tether tools), and points there from a wrong name', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace);
+    const listed = await runToExit(process.execPath, [TETHER_BIN, 'tools', '--project', workspace.project], { env: callEnv(workspace) });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain('get_hierarchy  Get scene hierarchy\n  --args \'{"root"?: string, "depth"?: integer}\'\n');
+    expect(listed.stdout).toContain('"types"?: ("log" | "warning" | "error")[]');
+    expect(listed.stdout).toContain('"action": "enter" | "exit"');
+    const json = await runToExit(process.execPath, [TETHER_BIN, 'tools', '--project', workspace.project, '--json'], { env: callEnv(workspace) });
+    expect((JSON.parse(json.stdout) as Array<{ name: string }>).map((tool) => tool.name)).toContain('build_player');
+    const unknown = await call(workspace, 'get_hierarchie');
+    expect(unknown.stderr).toContain('`tether tools` lists the tools and the arguments each takes.');
+    expect(executedTools(workspace)).toEqual([]);
+  });
+
   it('exits 1 suggesting the closest name for an unknown tool', async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
