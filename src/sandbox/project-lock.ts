@@ -1,10 +1,15 @@
 /**
  * One editor per project, as Unity enforces with its Temp/UnityLockfile: a second sandbox on
  * a project already open would answer calls against its own copy of the scene while the
- * first kept answering with its own, and clients would reach whichever they found first.
- * The lock names the process holding it; one whose process is gone (a crash) is taken over.
+ * first kept answering with its own, and both would write the one call journal. The lock
+ * names the process holding it; one whose process is gone (a crash) is taken over.
+ *
+ * The lock appears whole or not at all (written aside, then hard-linked into place, which
+ * fails if one is there), and a stale one is taken over by renaming it away first, so of
+ * two editors starting at once exactly one gets it.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isProcessAlive } from '../discovery/host-record.js';
 import type { Project } from './project.js';
@@ -15,14 +20,20 @@ export class ProjectInUseError extends Error {
 
   constructor(
     readonly project: string,
-    readonly pid: number,
+    readonly pid: number | undefined,
     readonly lockPath: string,
   ) {
     super(
-      `Another editor (process ${pid}) has ${project} open; one project is opened by one editor at a time. ` +
+      `Another editor${pid === undefined ? '' : ` (process ${pid})`} has ${project} open; one project is opened by one editor at a time. ` +
         `Quit that one, or open another project. If no editor runs on it, delete ${lockPath}.`,
     );
   }
+}
+
+interface Holder {
+  pid: number;
+  /** When the process started (Linux: clock ticks since boot), so a reused pid is not taken for it. */
+  since?: string;
 }
 
 export function lockPathOf(project: Project): string {
@@ -32,45 +43,86 @@ export function lockPathOf(project: Project): string {
 /** Takes the project's lock or throws ProjectInUseError; returns the release. */
 export function lockProject(project: Project): () => void {
   const path = lockPathOf(project);
+  const temp = join(project.root, 'Temp', `.TetherEditorLock.${randomBytes(6).toString('hex')}`);
   mkdirSync(join(project.root, 'Temp'), { recursive: true });
-  // Twice at most: once more after clearing a lock its process left behind.
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(path, 'wx', 0o600);
-      try {
-        writeSync(fd, JSON.stringify({ pid: process.pid }));
-      } finally {
-        closeSync(fd);
-      }
-      return () => {
-        if (holderOf(path) === process.pid) rmSync(path, { force: true });
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    const holder = holderOf(path);
-    if (holder !== undefined && holder !== process.pid && isRunning(holder)) throw new ProjectInUseError(project.root, holder, path);
-    rmSync(path, { force: true });
-  }
-  throw new ProjectInUseError(project.root, holderOf(path) ?? 0, path);
-}
-
-function holderOf(path: string): number | undefined {
+  const me: Holder = { pid: process.pid, ...optional('since', startTimeOf(process.pid)) };
+  writeFileSync(temp, JSON.stringify(me), { mode: 0o600 });
   try {
-    const { pid } = JSON.parse(readFileSync(path, 'utf8')) as { pid?: unknown };
-    return Number.isInteger(pid) ? (pid as number) : undefined;
-  } catch {
-    return undefined; // unreadable or half-written: no one's
+    // Twice at most: once more after moving away a lock its process left behind.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        linkSync(temp, path);
+        return () => {
+          if (holderOf(path)?.pid === process.pid) rmSync(path, { force: true });
+        };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const holder = holderOf(path);
+      // Unreadable: being written by an older release, or damaged; only one that names a dead process is taken over.
+      if (holder === undefined || isRunning(holder)) throw new ProjectInUseError(project.root, holder?.pid, path);
+      takeOver(path, holder);
+    }
+    throw new ProjectInUseError(project.root, holderOf(path)?.pid, path);
+  } finally {
+    rmSync(temp, { force: true });
   }
 }
 
-/** Alive and not a zombie (a killed editor its parent has not reaped yet holds nothing). */
-function isRunning(pid: number): boolean {
-  if (!isProcessAlive(pid)) return false;
+/** Moves a stale lock away, and deletes it only if it is still the one found stale (another editor may have taken it over first). */
+function takeOver(path: string, stale: Holder): void {
+  const aside = `${path}.stale-${randomBytes(6).toString('hex')}`;
+  try {
+    renameSync(path, aside);
+  } catch {
+    return; // gone already: someone else moved it
+  }
+  const moved = holderOf(aside);
+  if (moved?.pid === stale.pid && moved.since === stale.since) rmSync(aside, { force: true });
+  else {
+    // A fresh lock was moved by mistake: put it back if nothing took its place.
+    try {
+      linkSync(aside, path);
+    } catch {
+      // Something did; the next attempt sees it.
+    }
+    rmSync(aside, { force: true });
+  }
+}
+
+function holderOf(path: string): Holder | undefined {
+  try {
+    const { pid, since } = JSON.parse(readFileSync(path, 'utf8')) as { pid?: unknown; since?: unknown };
+    return Number.isInteger(pid) ? { pid: pid as number, ...optional('since', typeof since === 'string' ? since : undefined) } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Alive, the same process that took the lock (not a reused pid), and not a zombie its parent has yet to reap. */
+function isRunning(holder: Holder): boolean {
+  if (!isProcessAlive(holder.pid)) return false;
+  const stat = procStat(holder.pid);
+  if (stat === undefined) return true; // no /proc (macOS, Windows): the signal test is what there is
+  if (stat.state === 'Z') return false;
+  return holder.since === undefined || holder.since === stat.since;
+}
+
+function startTimeOf(pid: number): string | undefined {
+  return procStat(pid)?.since;
+}
+
+/** State and start time from /proc/<pid>/stat (fields 3 and 22; the name in field 2 may hold spaces). */
+function procStat(pid: number): { state: string; since: string } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] ?? '', since: fields[19] ?? '' };
   } catch {
-    return true; // no /proc (macOS, Windows): the signal test is what there is
+    return undefined;
   }
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }

@@ -49,6 +49,9 @@ export async function run(options: { project?: string; buildSeconds?: number; po
 /** The sample project is copied once, so running it never edits the repository. */
 function sampleProjectCopy(): string {
   const target = join(tetherHome(), 'projects', 'sample-project');
-  if (!existsSync(target)) cpSync(join(packageRoot(), 'samples', 'sample-project'), target, { recursive: true });
+  const sample = join(packageRoot(), 'samples', 'sample-project');
+  // Without what an editor running on the sample itself made (its state, its project lock).
+  const editorMade = new Set(['Library', 'Temp'].map((dir) => join(sample, dir)));
+  if (!existsSync(target)) cpSync(sample, target, { recursive: true, filter: (source) => !editorMade.has(source) });
   return target;
 }
