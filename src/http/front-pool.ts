@@ -13,6 +13,7 @@
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { Front, type FrontOptions } from '../mcp/front.js';
+import { TetherError } from '../protocol/index.js';
 import { tasksOf } from '../mcp/tasks.js';
 import { releaseOnce } from './release-once.js';
 
@@ -42,6 +43,7 @@ export class FrontPool {
   private readonly spareFronts: number;
   private readonly idleFrontMs: number;
   private readonly now: () => number;
+  private closed = false;
   private readonly sweeper: ReturnType<typeof setInterval>;
   private readonly base: FrontOptions & { logger?: Logger };
 
@@ -61,6 +63,8 @@ export class FrontPool {
     const key = project ? resolve(project) : this.defaultKey;
     let slot = this.slots.get(key);
     if (!slot) {
+      // A front started now would outlive close() (its link, timers and watcher).
+      if (this.closed) throw new TetherError('HOST_UNAVAILABLE', 'Tether is shutting down; send the request again once it is back.', { state: 'closed' });
       const front = new Front({ ...this.base, ...(key ? { project: key } : {}) }).start();
       slot = { key, front, holders: 0, lastUsed: this.now() };
       this.slots.set(key, slot);
@@ -102,8 +106,9 @@ export class FrontPool {
   }
 
   async close(options?: Parameters<Front['close']>[0]): Promise<void> {
+    this.closed = true;
     clearInterval(this.sweeper);
-    await Promise.all(this.all().map((front) => front.close(options)));
+    await Promise.allSettled(this.all().map((front) => front.close(options)));
     this.slots.clear();
     this.byFront.clear();
   }

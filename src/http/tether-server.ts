@@ -36,10 +36,13 @@ export interface TetherServerOptions {
   logger: Logger;
 }
 
-/** At shutdown, how long a cancelled call may take to end with its editor's own word. */
-const CALL_SETTLE_MS = 2_000;
-/** Then, how long its answer may take to be written to its client. */
-const ANSWER_GRACE_MS = 1_000;
+/**
+ * At shutdown, how long a cancelled call may take to end with its editor's own word, then
+ * how long its answer may take to be written. With the cancel's own 1 s, the shutdown takes
+ * 3 s at most, within the CLI's 5 s and leaving an editor `tether start` runs time to quit.
+ */
+const CALL_SETTLE_MS = 1_500;
+const ANSWER_GRACE_MS = 500;
 
 /** Bind addresses that listen on every interface, as `bindHostName` names them. */
 const WILDCARD_NAMES = new Set(['0.0.0.0', '[::]']);
@@ -197,12 +200,15 @@ export class TetherServer {
     this.closing ??= (async () => {
       removeServeState(this.home);
       const stopped = new Promise<void>((resolve) => this.http.close(() => resolve()));
-      await this.fronts.close({ reason: 'tether serve is shutting down.', settleMs: CALL_SETTLE_MS });
-      await this.postsAnswered(ANSWER_GRACE_MS);
-      this.http.closeAllConnections();
-      await stopped;
-      await this.registry.close();
-      await this.endpoint.close();
+      try {
+        await this.fronts.close({ reason: 'tether serve is shutting down.', settleMs: CALL_SETTLE_MS });
+        await this.postsAnswered(ANSWER_GRACE_MS);
+      } finally {
+        this.http.closeAllConnections();
+        await stopped;
+        await this.registry.close();
+        await this.endpoint.close();
+      }
     })();
     return this.closing;
   }
@@ -221,12 +227,6 @@ export class TetherServer {
   }
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (this.closing) {
-      sendJsonRpcError(res, 503, -32000, 'tether serve is shutting down; send this again once it is back (the client configuration stays valid).', { code: 'SHUTTING_DOWN' }, {
-        connection: 'close',
-      });
-      return;
-    }
     if (req.method === 'POST') {
       this.openPosts.add(res);
       res.once('close', () => {
@@ -242,6 +242,13 @@ export class TetherServer {
           ...(refusal.status === 401 ? { 'www-authenticate': 'Bearer realm="tether"' } : {}),
         });
         res.end(JSON.stringify({ error: refusal.code, message: refusal.message }));
+        return;
+      }
+      // After the guards: a stranger learns nothing, not even that a Tether is stopping here.
+      if (this.closing) {
+        sendJsonRpcError(res, 503, -32000, 'tether serve is shutting down; send this again once it is back (the client configuration stays valid).', { code: 'SHUTTING_DOWN' }, {
+          connection: 'close',
+        });
         return;
       }
       const path = requestTarget(req.url)?.pathname; // a valid URL: the guards checked it

@@ -53,6 +53,7 @@ export class Front {
   readonly pending = new Map<string, PendingCall>();
   /** The host calls of `pending`, for close() to wait on. */
   private readonly running = new Set<Promise<unknown>>();
+  private closing = false;
   readonly servers = new Set<Server>();
   hostState: HostStateNotice | undefined;
   private readonly subscriptions = new Map<string, number>();
@@ -103,14 +104,20 @@ export class Front {
    * to end with the host's own word (cancelled, or finished anyway) rather than a lost link's.
    */
   async close(options: { reason?: string; settleMs?: number } = {}): Promise<void> {
+    // From now on no call is sent (call() refuses): one sent after the snapshot below would
+    // escape the cancel and be cut by the link's close, its outcome unknown.
+    this.closing = true;
     const inFlight = [...this.pending.keys()];
-    if (this.link.state === 'authenticated' && inFlight.length > 0) {
-      const reason = options.reason ?? 'The MCP client disconnected.';
-      const rpc = await this.link.connection(0);
-      await Promise.allSettled(inFlight.map((callId) => rpc.request(METHODS.callCancel, { callId, reason }, { timeoutMs: 1_000 })));
-      if (options.settleMs) await settledWithin([...this.running], options.settleMs);
+    try {
+      if (this.link.state === 'authenticated' && inFlight.length > 0) {
+        const reason = options.reason ?? 'The MCP client disconnected.';
+        const rpc = await this.link.connection(0);
+        await Promise.allSettled(inFlight.map((callId) => rpc.request(METHODS.callCancel, { callId, reason }, { timeoutMs: 1_000 })));
+        if (options.settleMs) await settledWithin([...this.running], options.settleMs);
+      }
+    } finally {
+      this.link.close();
     }
-    this.link.close();
   }
 
   /** What a client waiting on a call is told while the editor itself is silent. */
@@ -171,6 +178,12 @@ export class Front {
     args: Record<string, unknown>,
     options: CallRequestOptions & Pick<HostCallOptions, 'signal' | 'listener' | 'confirmCancelMs'>,
   ): Promise<ReturnType<typeof runHostCall>> {
+    if (this.closing) {
+      throw new TetherError('HOST_UNAVAILABLE', `Tether is shutting down, so "${tool.name}" was not sent to the editor. Send it again once Tether is back.`, {
+        state: 'closed',
+        started: false,
+      });
+    }
     const callId = options.idempotencyKey ? callIdForKey(options.idempotencyKey) : randomUUID();
     const pending: PendingCall = { callId, tool: tool.name, startedAt: Date.now(), state: 'waiting' };
     this.pending.set(callId, pending);

@@ -112,3 +112,30 @@ describe('the MCP tool list', () => {
     ]);
   });
 });
+
+describe('a front that is closing', () => {
+  it('sends no new call while it cancels the ones in flight: a late one is refused as never started, and the editor never sees it', async () => {
+    const starts: string[] = [];
+    const { home, project } = await fakeEditor((message, connection) => {
+      if (!isRequest(message)) return;
+      const answer = (result: unknown): void => connection.send({ jsonrpc: '2.0', id: message.id, result });
+      // calls/start and calls/cancel go unanswered: the close waits on its cancel (1 s).
+      if (message.method === 'calls/start') starts.push((message.params as { callId: string }).callId);
+      else if (message.method === 'tools/list') answer({ tools: [BUILD] });
+      else if (message.method === 'resources/list') answer({ resources: [] });
+      else if (message.method === 'resources/templates/list') answer({ resourceTemplates: [] });
+      else if (message.method === 'prompts/list') answer({ prompts: [] });
+    });
+    const front = new Front({ home, project, waitMs: 10_000 }).start();
+    cleanups.push(() => front.close());
+    const build = (await front.lookUpTool('build'))!;
+    const first = front.call(build, {}, { idempotencyKey: 'first' }).catch((error: unknown) => error);
+    await expect.poll(() => starts.length).toBe(1);
+    const closing = front.close({ reason: 'shutting down', settleMs: 1_000 });
+    await expect(front.call(build, {}, { idempotencyKey: 'late' })).rejects.toMatchObject({ code: 'HOST_UNAVAILABLE', data: { started: false } });
+    await closing;
+    await first;
+    // Only the first call's id (re-attached after the link dropped, perhaps), never the late one's.
+    expect(new Set(starts).size, JSON.stringify(starts)).toBe(1);
+  });
+});
