@@ -28,10 +28,11 @@ function schemaCompiler(): Ajv2020 {
 }
 
 /**
- * A tool's zod arguments object as Tether validates and advertises it: one that did not say
- * what to do with keys it does not name (zod strips them) refuses them, so an agent that
- * misspells an argument hears so instead of getting a call that silently ignored it. An
- * object that chose (`z.looseObject`, `.catchall()`) keeps its choice; nested objects are the
+ * A tool's zod arguments object as Tether validates and advertises it: a top-level
+ * `z.object` in zod's default (strip) mode, which would drop keys it does not name, refuses
+ * them instead, so an agent that misspells an argument hears so instead of getting a call
+ * that silently ignored it. One that takes more (`z.looseObject`, `.catchall()`) keeps its
+ * choice; nested objects, and a top level wrapped in `.optional()` or `.default()`, are the
  * tool's own business.
  */
 export function strictArguments<Schema>(schema: Schema): Schema {
@@ -48,7 +49,8 @@ export function argumentValidator(tool: string, schema: z.ZodType | JsonSchema):
       const issue = parsed.error.issues.find((i) => i.code === 'unrecognized_keys') ?? parsed.error.issues[0];
       const path = (issue?.path ?? []).map(String);
       if (issue?.code === 'unrecognized_keys') {
-        throw unknownArgument(tool, [...path, issue.keys[0] ?? ''], Object.keys(zodShapeAt(input, path) ?? {}));
+        const shape = zodShapeAt(input, path);
+        throw unknownArgument(tool, [...path, issue.keys[0] ?? ''], shape && Object.keys(shape));
       }
       const parent = valueAt(args, path.slice(0, -1));
       if (issue?.code === 'invalid_type' && path.length > 0 && isObject(parent) && !Object.hasOwn(parent, path.at(-1) ?? '')) throw invalidArguments(tool, path.join('.'), 'is required but missing');
@@ -65,14 +67,17 @@ export function argumentValidator(tool: string, schema: z.ZodType | JsonSchema):
     if (compiled(args)) return args;
     const issue = (compiled.errors ?? [])[0] as ErrorObject | undefined;
     const path = issue ? issue.instancePath.split('/').slice(1).map(unescapePointer) : [];
-    const properties = issue ? jsonSchemaAt(schema, issue.schemaPath.split('/').slice(1, -1))?.properties : undefined;
-    const known = Object.keys(isObject(properties) ? properties : {});
+    // The object schema the issue is about (found when the schema path leads there plainly).
+    const node = issue ? jsonSchemaAt(schema, issue.schemaPath.split('/').slice(1, -1)) : undefined;
+    const known = node && Object.keys(isObject(node.properties) ? node.properties : {});
     if (issue?.keyword === 'additionalProperties') throw unknownArgument(tool, [...path, String(issue.params.additionalProperty)], known);
     if (issue?.keyword === 'required') {
       const missing = String(issue.params.missingProperty);
-      // Missing because misspelled: a key the schema does not name, close to the missing one.
+      // Missing because misspelled: where extra keys are refused, a key the schema does not
+      // name that is close to the missing one says more than "missing".
       const given = valueAt(args, path);
-      const misspelled = isObject(given) ? Object.keys(given).find((key) => !known.includes(key) && closestNames(key, [missing]).length > 0) : undefined;
+      const refusesExtra = node?.additionalProperties === false;
+      const misspelled = refusesExtra && known && isObject(given) ? Object.keys(given).find((key) => !known.includes(key) && closestNames(key, [missing]).length > 0) : undefined;
       if (misspelled !== undefined) throw unknownArgument(tool, [...path, misspelled], known);
       throw invalidArguments(tool, [...path, missing].join('.'), 'is required but missing');
     }
@@ -84,24 +89,38 @@ export function argumentValidator(tool: string, schema: z.ZodType | JsonSchema):
   };
 }
 
-/** An argument the schema does not name, with the names it does that come closest. */
-function unknownArgument(tool: string, path: string[], known: string[]): TetherError {
+/** An argument the schema does not name, with the names it does that come closest (`known`: undefined when they could not be found). */
+function unknownArgument(tool: string, path: string[], known: string[] | undefined): TetherError {
   const name = path.at(-1) ?? '';
-  const suggestions = closestNames(name, known);
+  const suggestions = closestNames(name, known ?? []);
   const listed = (names: string[]): string => names.map((n) => `"${n}"`).join(', ');
-  const hint = suggestions.length > 0 ? `did you mean ${listed(suggestions)}?` : known.length > 0 ? `the arguments here are ${listed(known)}` : 'none are taken here';
-  return invalidArguments(tool, path.join('.'), `is not an argument of this tool (${hint})`, { suggestions });
+  const hint =
+    known === undefined ? '' : suggestions.length > 0 ? ` (did you mean ${listed(suggestions)}?)` : known.length > 0 ? ` (the arguments here are ${listed(known)})` : ' (none are taken here)';
+  return invalidArguments(tool, path.join('.'), `is not an argument of this tool${hint}`, { suggestions });
 }
 
-/** The shape of the zod object at `path` inside `schema` (through optional, nullable and default wrappers), if it is one. */
+/** The shape of the zod object at `path` inside `schema` (through wrappers and array items), if it is one. */
 function zodShapeAt(schema: z.ZodType, path: string[]): Record<string, unknown> | undefined {
   let current: unknown = schema;
   for (let depth = 0; ; depth++) {
-    while (current instanceof z.ZodOptional || current instanceof z.ZodNullable || current instanceof z.ZodDefault) current = current.unwrap();
-    if (!(current instanceof z.ZodObject)) return undefined;
-    const shape = current.shape as Record<string, unknown>;
-    if (depth === path.length) return shape;
-    current = shape[path[depth] as string];
+    current = unwrapped(current);
+    if (depth === path.length) return current instanceof z.ZodObject ? (current.shape as Record<string, unknown>) : undefined;
+    const key = path[depth] as string;
+    if (current instanceof z.ZodObject) current = (current.shape as Record<string, unknown>)[key];
+    else if (current instanceof z.ZodArray && /^\d+$/.test(key)) current = current.element;
+    else return undefined;
+  }
+}
+
+/** A schema without what wraps the value's own schema: optional, nullable, default, readonly, catch, lazy, a pipe's input. */
+function unwrapped(schema: unknown): unknown {
+  let current = schema;
+  for (;;) {
+    if (current instanceof z.ZodLazy) current = (current._zod.def as { getter(): unknown }).getter();
+    else if (current instanceof z.ZodPipe) current = current._zod.def.in;
+    else if (current instanceof z.ZodOptional || current instanceof z.ZodNullable || current instanceof z.ZodDefault || current instanceof z.ZodReadonly || current instanceof z.ZodCatch) {
+      current = current.unwrap();
+    } else return current;
   }
 }
 

@@ -62,6 +62,16 @@ describe('tool arguments', () => {
     expect(refusal(() => argumentValidator('move', zodNested)({ options: { relativ: true } }))).toMatchObject({ data: { field: 'options.relativ', suggestions: ['relative'] } });
   });
 
+  it('finds the names an unknown key was meant among, inside arrays and wrappers, and guesses none where it cannot tell', () => {
+    const items = z.strictObject({ items: z.array(z.strictObject({ name: z.string() })).optional() });
+    expect(refusal(() => argumentValidator('spawn', items)({ items: [{ nme: 'a' }] }))).toMatchObject({ data: { field: 'items.0.nme', suggestions: ['name'] } });
+    const lazy = z.strictObject({ node: z.lazy(() => z.strictObject({ label: z.string() })) });
+    expect(refusal(() => argumentValidator('tree', lazy)({ node: { lable: 'a' } }))).toMatchObject({ data: { field: 'node.lable', suggestions: ['label'] } });
+    // A schema that takes extra keys: a misspelled required argument is simply missing.
+    const permissive = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] };
+    expect(refusal(() => argumentValidator('move', permissive)({ pth: '/x' })).message).toContain('"path" is required but missing');
+  });
+
   it('lists the allowed values of an enum', () => {
     const refused = refusal(() => argumentValidator('play_mode', toInputSchema(z.object({ action: z.enum(['enter', 'exit']) })))({ action: 'run' }));
     expect(refused).toMatchObject({ data: { field: 'action' } });
