@@ -1,8 +1,8 @@
 /**
- * On a terminal, says what `tether call` is waiting for when the editor stays away for more
- * than a moment (not started yet, reloading its scripts, frozen), instead of a silent wait of
- * up to --wait-ms. Once per absence; scripts (no TTY) get clean output, and the error if the
- * wait runs out.
+ * On a terminal, says what `tether call` (or `tether tools`) waits for when the editor stays
+ * away for more than a moment (not started yet, reloading its scripts, frozen), instead of a
+ * silent wait of up to --wait-ms. Once per absence; scripts (no TTY) get clean output, and
+ * the error if the wait runs out.
  */
 import type { HostLink, LinkState } from '../link/host-link.js';
 import type { ProgressLine } from './progress-line.js';
