@@ -35,7 +35,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { TetherError, type ToolDescriptor } from '../protocol/index.js';
+import { TetherError, isObject, type ToolDescriptor } from '../protocol/index.js';
 import type { Front } from './front.js';
 import { ERROR_META_KEY, errorResult } from './tool-results.js';
 import { TaskStore, isTerminal, type TaskEnd, type TaskFlavor, type TaskRecord } from './task-store.js';
@@ -418,8 +418,4 @@ async function untilSettled(record: TaskRecord, signal: AbortSignal): Promise<vo
   } finally {
     if (onAbort) signal.removeEventListener('abort', onAbort);
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -31,7 +31,8 @@ export interface ErrorResponse {
 export type ResponseMessage = SuccessResponse | ErrorResponse;
 export type Message = RequestMessage | NotificationMessage | ResponseMessage;
 
-function isObject(value: unknown): value is Record<string, unknown> {
+/** A JSON object: not null, not an array. */
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

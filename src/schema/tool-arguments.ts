@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { z } from 'zod';
-import { TetherError } from '../protocol/index.js';
+import { TetherError, isObject } from '../protocol/index.js';
 import { closestNames } from './suggest.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -143,9 +143,6 @@ function unescapePointer(segment: string): string {
   return segment.replaceAll('~1', '/').replaceAll('~0', '~');
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function invalidArguments(tool: string, field: string, problem: string, more: Record<string, unknown> = {}): TetherError {
   const where = field ? `"${field}"` : 'the arguments';
@@ -156,4 +153,3 @@ function invalidArguments(tool: string, field: string, problem: string, more: Re
     ...more,
   });
 }
-
