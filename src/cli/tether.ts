@@ -8,23 +8,18 @@ import { packageVersion } from './package-root.js';
 
 const USAGE_EXIT_CODE = 2;
 
-function integer(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError('expected a non-negative integer');
-  return parsed;
+/** A parser for an option that takes an integer from `min` to `max`; `expected` says which, when it is not. */
+function integerFrom(min: number, max: number, expected: string): (value: string) => number {
+  return (value) => {
+    const parsed = Number(value);
+    if (!Number.isInteger(parsed) || parsed < min || parsed > max) throw new InvalidArgumentError(expected);
+    return parsed;
+  };
 }
 
-function positive(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError('expected a positive integer');
-  return parsed;
-}
-
-function port(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535) throw new InvalidArgumentError('expected a port number from 0 to 65535 (0: any free port)');
-  return parsed;
-}
+const integer = integerFrom(0, Number.POSITIVE_INFINITY, 'expected a non-negative integer');
+const positive = integerFrom(1, Number.POSITIVE_INFINITY, 'expected a positive integer');
+const port = integerFrom(0, 65_535, 'expected a port number from 0 to 65535 (0: any free port)');
 
 function number(value: string): number {
   const parsed = Number(value);
