@@ -4,6 +4,7 @@
  * loopback only unless non-loopback is explicitly allowed.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { tetherHome } from '../discovery/tether-home.js';
 import { TetherError } from '../protocol/index.js';
@@ -76,7 +77,6 @@ export class TetherServer {
   private closing: Promise<void> | undefined;
   /** Responses to POSTs not yet ended: at shutdown, the answers to calls still go out on them. */
   private readonly openPosts = new Set<ServerResponse>();
-  private onPostsAnswered: (() => void) | undefined;
 
   constructor(private readonly options: TetherServerOptions) {
     const host = options.host ?? '127.0.0.1';
@@ -202,7 +202,10 @@ export class TetherServer {
       const stopped = new Promise<void>((resolve) => this.http.close(() => resolve()));
       try {
         await this.fronts.close({ reason: 'tether serve is shutting down.', settleMs: CALL_SETTLE_MS });
-        await this.postsAnswered(ANSWER_GRACE_MS);
+        // The answers just given still have to be written: each POST's response ends once it is.
+        // (The grace timer is unreferenced, so it outlives nothing: the sockets waited on keep the process up.)
+        const answered = [...this.openPosts].map((res) => new Promise((resolve) => res.once('close', resolve)));
+        await Promise.race([Promise.all(answered), delay(ANSWER_GRACE_MS, undefined, { ref: false })]);
       } finally {
         this.http.closeAllConnections();
         await stopped;
@@ -213,26 +216,10 @@ export class TetherServer {
     return this.closing;
   }
 
-  /** Resolves when every POST being answered has its response written, or after `ms`. */
-  private postsAnswered(ms: number): Promise<void> {
-    if (this.openPosts.size === 0) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(() => this.onPostsAnswered?.(), ms);
-      this.onPostsAnswered = () => {
-        clearTimeout(timer);
-        this.onPostsAnswered = undefined;
-        resolve();
-      };
-    });
-  }
-
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method === 'POST') {
       this.openPosts.add(res);
-      res.once('close', () => {
-        this.openPosts.delete(res);
-        if (this.openPosts.size === 0) this.onPostsAnswered?.();
-      });
+      res.once('close', () => this.openPosts.delete(res));
     }
     try {
       const refusal = checkRequest(req, this.guards);

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { resolve } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Server } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import { METHODS, TetherError, type HostStateNotice, type ToolDescriptor } from '../protocol/index.js';
@@ -113,7 +114,7 @@ export class Front {
         const reason = options.reason ?? 'The MCP client disconnected.';
         const rpc = await this.link.connection(0);
         await Promise.allSettled(inFlight.map((callId) => rpc.request(METHODS.callCancel, { callId, reason }, { timeoutMs: 1_000 })));
-        if (options.settleMs) await settledWithin([...this.running], options.settleMs);
+        if (options.settleMs) await Promise.race([Promise.allSettled(this.running), delay(options.settleMs, undefined, { ref: false })]);
       }
     } finally {
       this.link.close();
@@ -259,11 +260,4 @@ function inTermsOfKey(error: unknown, key: string): unknown {
     `The idempotency key "${key}" was already used for a different call${tool}. Use a fresh key for a new operation; the same key with the same arguments returns the first call's result.`,
     { ...failure.data, idempotencyKey: key },
   );
-}
-
-/** Resolves once every promise has settled, or after `ms`, whichever comes first. */
-function settledWithin(promises: Promise<unknown>[], ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
-  return Promise.race([Promise.allSettled(promises).then(() => undefined), late]).finally(() => clearTimeout(timer));
 }
