@@ -121,15 +121,26 @@ describe('tether call', () => {
     tool('status', 'tether_status');
     tool('twin-a', 'twin');
     tool('twin-b', 'twin');
+    // A compile that fails is a failed call (exit 1), whose result still says what failed.
     const compiled = await call(workspace, 'compile_scripts', '--json');
-    expect(compiled.code, compiled.stderr).toBe(0);
-    const { structuredContent } = JSON.parse(compiled.stdout) as { structuredContent: { succeeded: boolean; errors: string[]; domainReload: boolean } };
+    expect(compiled.code, compiled.stderr).toBe(1);
+    const { structuredContent, isError, content } = JSON.parse(compiled.stdout) as {
+      structuredContent: { succeeded: boolean; errors: string[]; domainReload: boolean };
+      isError?: boolean;
+      content: Array<{ text: string }>;
+    };
+    expect(isError).toBe(true);
+    expect(content[0]?.text).toContain('Compilation failed with 3 error(s)');
     expect(structuredContent).toMatchObject({ succeeded: false, domainReload: false });
     expect(structuredContent.errors).toEqual([
       'Assets/Editor/Tools/clash.tool.json: name: "get_hierarchy" is already one of the editor\'s tools; choose another name.',
       'Assets/Editor/Tools/status.tool.json: name: names starting with "tether_" are reserved for Tether\'s own tools; choose another name.',
       'Assets/Editor/Tools/twin-b.tool.json: name: "twin" is already defined in Assets/Editor/Tools/twin-a.tool.json; choose another name.',
     ]);
+    // The menu item that compiles fails the same way.
+    const refreshed = await call(workspace, 'execute_menu_item', '--args', '{"menuPath":"Assets/Refresh"}', '--json');
+    expect(refreshed.code, refreshed.stderr).toBe(1);
+    expect(JSON.parse(refreshed.stdout)).toMatchObject({ isError: true, structuredContent: { menuPath: 'Assets/Refresh', result: { succeeded: false } } });
     // The editor's own tool still answers.
     const hierarchy = await call(workspace, 'get_hierarchy');
     expect(hierarchy.stdout).toContain('"scene": "SampleScene"');

@@ -6,14 +6,22 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { TetherError } from '../../protocol/index.js';
+import { TetherError, type ToolResult } from '../../protocol/index.js';
 import { compileCustomTools } from './custom-tools.js';
 import { defineTool, type MainThreadContext } from './tool.js';
 
 const BUILD_TARGETS = ['StandaloneLinux64', 'StandaloneWindows64', 'StandaloneOSX', 'Android', 'iOS', 'WebGL'] as const;
 
+/** What a compile did: the project's tools it compiled, and the errors that stopped it. */
+export interface CompileOutcome extends Record<string, unknown> {
+  succeeded: boolean;
+  customTools: string[];
+  errors: string[];
+  domainReload: boolean;
+}
+
 /** Compiles the project's editor scripts, then asks for a domain reload (as Unity does). */
-export function compileScripts(context: MainThreadContext): Record<string, unknown> {
+export function compileScripts(context: MainThreadContext): CompileOutcome {
   context.announce('compiling', context.settings.compileMs);
   context.progress({ message: 'Compiling scripts' });
   context.block(context.settings.compileMs);
@@ -22,6 +30,17 @@ export function compileScripts(context: MainThreadContext): Record<string, unkno
   context.console.write('log', `Compilation finished: ${tools.length} custom tool(s), ${errors.length} error(s).`);
   if (errors.length === 0) context.requestReload('compile');
   return { succeeded: errors.length === 0, customTools: tools.map((t) => t.name), errors, domainReload: errors.length === 0 };
+}
+
+/**
+ * The answer of a call that compiled. A compile that failed is a failed call, as in Unity
+ * (the old code stays loaded): the agent must see it as one, and `tether call` exit 1, not
+ * read `"succeeded": false` inside a success.
+ */
+export function compiledAnswer<T extends Record<string, unknown>>(answer: T, compile: CompileOutcome): T | ToolResult {
+  if (compile.succeeded) return answer;
+  const text = `Compilation failed with ${compile.errors.length} error(s); the editor kept its previous scripts. Fix these, then compile again:\n${compile.errors.join('\n')}`;
+  return { content: [{ type: 'text', text }], structuredContent: answer, isError: true };
 }
 
 /**
@@ -72,11 +91,14 @@ export const editorTools = [
     name: 'compile_scripts',
     title: 'Compile scripts',
     description:
-      'Compiles the project scripts (including custom tools in Assets/Editor/Tools). On success the editor reloads its code domain: the connection drops for a few seconds and the result is delivered after the reload.',
+      'Compiles the project scripts (including custom tools in Assets/Editor/Tools). On success the editor reloads its code domain: the connection drops for a few seconds and the result is delivered after the reload. With compile errors the call fails and lists them; the editor keeps its previous scripts.',
     input: z.object({}),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
     execution: { longRunning: true },
-    run: (_args, context) => compileScripts(context),
+    run: (_args, context) => {
+      const compile = compileScripts(context);
+      return compiledAnswer(compile, compile);
+    },
   }),
 
   defineTool({

@@ -5,20 +5,22 @@
 import { z } from 'zod';
 import { TetherError } from '../../protocol/index.js';
 import { closestNames } from '../../schema/suggest.js';
-import { buildPlayer, compileScripts, setPlayMode } from './editor-tools.js';
+import { buildPlayer, compileScripts, compiledAnswer, setPlayMode, type CompileOutcome } from './editor-tools.js';
 import { defineTool, type MainThreadContext } from './tool.js';
 
 interface MenuItem {
   path: string;
   description: string;
   run(context: MainThreadContext): unknown;
+  /** The item compiles: it fails as compile_scripts does. */
+  compiles?: true;
 }
 
 const MENU: MenuItem[] = [
   { path: 'File/Save', description: 'Saves the open scene.', run: ({ scene }) => (scene.save(), { saved: scene.name }) },
   { path: 'File/Save Project', description: 'Saves all assets.', run: ({ scene }) => (scene.save(), { saved: 'project' }) },
   { path: 'File/Build And Run', description: 'Builds the player for the default target (blocks the editor).', run: (c) => buildPlayer(c, 'StandaloneLinux64', false) },
-  { path: 'Assets/Refresh', description: 'Reimports changed assets and recompiles scripts (reloads the domain).', run: (c) => compileScripts(c) },
+  { path: 'Assets/Refresh', description: 'Reimports changed assets and recompiles scripts (reloads the domain).', run: (c) => compileScripts(c), compiles: true },
   { path: 'Edit/Play', description: 'Toggles play mode.', run: (c) => setPlayMode(c, c.playing ? 'exit' : 'enter') },
   {
     path: 'GameObject/Create Empty',
@@ -58,7 +60,8 @@ export const menuTools = [
           { menuPath, suggestions },
         );
       }
-      return { menuPath, result: item.run(context) };
+      const result = item.run(context);
+      return item.compiles ? compiledAnswer({ menuPath, result }, result as CompileOutcome) : { menuPath, result };
     },
   }),
 ];
