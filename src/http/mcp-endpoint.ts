@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, type WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS, createMcpHandler, type WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { Front } from '../mcp/front.js';
 import { createMcpServer } from '../mcp/mcp-server.js';
@@ -95,6 +95,7 @@ export class McpEndpoint {
     const sessionId = header(req, 'mcp-session-id');
     if (sessionId) return this.inSession(sessionId, req, res, body);
     if (isInitialize(body)) return this.newSession(req, res, body);
+    if (req.method === 'POST' && needsSession(req, body)) return refuseSessionless(res, header(req, PROTOCOL_VERSION_HEADER));
     const front = this.frontFor(req);
     // Held until the response ends, so a stream it serves keeps its front.
     res.once('close', this.deps.fronts.hold(front));
@@ -194,6 +195,40 @@ export class McpEndpoint {
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
+/** The protocol that needs no session: its requests go to the SDK's stateless handler. */
+const SESSIONLESS_VERSION = '2026-07-28';
+
+/**
+ * A request with no session id that is not an initialize either, and does not name the
+ * protocol that needs no session: a 2025-era client that skipped initialize or lost its
+ * session id. The stateless handler would tell it its version is unsupported (or that it
+ * named none), which is not what is wrong.
+ */
+function needsSession(req: IncomingMessage, body: unknown): boolean {
+  const version = header(req, PROTOCOL_VERSION_HEADER);
+  if (version !== undefined) return SUPPORTED_PROTOCOL_VERSIONS.includes(version);
+  return !messagesIn(body).some((message) => metaOf(message)?.[PROTOCOL_VERSION_META_KEY] !== undefined);
+}
+
+function metaOf(message: unknown): Record<string, unknown> | undefined {
+  const params = typeof message === 'object' && message !== null ? (message as { params?: unknown }).params : undefined;
+  const meta = typeof params === 'object' && params !== null ? (params as { _meta?: unknown })._meta : undefined;
+  return typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : undefined;
+}
+
+/** 400, as the SDK's session transport answers a missing session id, saying how to get one. */
+function refuseSessionless(res: ServerResponse, version: string | undefined): void {
+  const who = version === undefined ? 'A request that names no protocol version' : `Protocol ${version}`;
+  sendJsonRpcError(
+    res,
+    400,
+    -32000,
+    `Bad Request: this request has no Mcp-Session-Id header. ${who} needs a session: send "initialize" first, then send the Mcp-Session-Id header its response carries with every request. (Protocol ${SESSIONLESS_VERSION} needs no session: name it in the MCP-Protocol-Version header and in each request's _meta.)`,
+    { sessionRequired: true, supported: [SESSIONLESS_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS] },
+  );
 }
 
 function isInitialize(body: unknown): boolean {

@@ -100,6 +100,28 @@ describe('tether serve', () => {
     expect(response.status).toBe(404);
   });
 
+  it('tells a client that sends no session id to initialize first, rather than call its protocol version unsupported', async () => {
+    const workspace = createWorkspace();
+    const served = await serve(workspace);
+    const auth = { authorization: `Bearer ${served.token}` };
+    const refusal = async (headers: Record<string, string>): Promise<{ status: number; error: { code: number; message: string; data?: Record<string, unknown> } }> => {
+      const response = await post(served.url, callTool, { ...auth, ...headers });
+      return { status: response.status, error: ((await response.json()) as { error: { code: number; message: string } }).error };
+    };
+    const unnamed = await refusal({});
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.error.message).toContain('no Mcp-Session-Id header. A request that names no protocol version needs a session: send "initialize" first');
+    expect(unnamed.error.data).toMatchObject({ sessionRequired: true, supported: expect.arrayContaining(['2026-07-28', '2025-11-25']) });
+    const legacy = await refusal({ 'mcp-protocol-version': '2025-11-25' });
+    expect(legacy.status).toBe(400);
+    expect(legacy.error.message).toContain('Protocol 2025-11-25 needs a session');
+    // The protocol that needs no session still reaches the stateless handler (which wants its _meta).
+    const modern = await refusal({ 'mcp-protocol-version': '2026-07-28' });
+    expect(modern.error.message).not.toContain('needs a session');
+    expect(modern.error.message).toContain('_meta');
+    expect(executions(workspace)).toBe(0);
+  });
+
   it('evicts the least recently used idle session when a pool is full, never a pinned one', async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace, ['--build-seconds', '3']);
