@@ -5,12 +5,17 @@
  * requests; the server's log lines are the events waited on, and the build log on disk says
  * what the editor did.
  */
+import { connect } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Host } from '../../src/host/index.js';
 import { buildLog, cleanupProcesses, createWorkspace, executedTools, startSandbox } from '../helpers/processes.js';
 import { callThenDrop, openRawSession, resumeStream, startServe, type Served } from '../helpers/serve.js';
 
+const hosts: Host[] = [];
 afterEach(async () => {
   await cleanupProcesses();
+  for (const host of hosts.splice(0)) await host.close();
 });
 
 const EPHEMERAL = { 'x-tether-pool': 'ephemeral' };
@@ -110,5 +115,69 @@ describe('a server shutting down with a call in flight', () => {
     expect(text).toMatch(/"isError":true/);
     expect(text).toContain('tether serve is shutting down.');
     expect(buildLog(workspace)).toEqual([expect.objectContaining({ status: 'cancelled' })]);
+  });
+
+  it('answers a request that arrives during the shutdown with 503 SHUTTING_DOWN, after the guards', async () => {
+    const workspace = createWorkspace();
+    // An editor whose tool does not stop when cancelled, so the shutdown waits for it a while.
+    const host = new Host({ kind: 'test', name: 'Stubborn', version: '1.0.0', projectPath: workspace.project, recordsDir: join(workspace.home, 'hosts') });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let cancelArrived!: () => void;
+    const shuttingDown = new Promise<void>((resolve) => (cancelArrived = resolve));
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    host.tool({
+      name: 'stubborn',
+      description: 'Ignores its cancellation',
+      handler: async (_args, context) => {
+        context.signal.addEventListener('abort', () => cancelArrived());
+        started();
+        await released;
+        return 'done anyway';
+      },
+    });
+    await host.start();
+    hosts.push(host);
+    const served = await startServe(workspace);
+    const session = await openRawSession(served);
+    // Two requests already begun on their own connections when the shutdown starts (a server
+    // closing drops idle connections, not ones reading a request): one from a stranger, one
+    // from the client. Begun before the call, which the server has taken to the editor by the
+    // time the tool runs: it has read these first bytes by then.
+    const { port } = new URL(served.url);
+    const begin = (): { finish(headers: Record<string, string>, body: string): Promise<string> } => {
+      const socket = connect(Number(port), '127.0.0.1');
+      socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`);
+      let reply = '';
+      socket.on('data', (chunk: Buffer) => (reply += chunk.toString()));
+      const ended = new Promise<string>((resolve) => socket.on('close', () => resolve(reply)));
+      return {
+        finish: (headers, body) => {
+          const lines = Object.entries({ ...headers, 'content-length': String(Buffer.byteLength(body)) }).map(([name, value]) => `${name}: ${value}\r\n`);
+          socket.write(`${lines.join('')}\r\n${body}`);
+          return ended;
+        },
+      };
+    };
+    const fromStranger = begin();
+    const fromClient = begin();
+    const call = fetch(served.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: 'slow', method: 'tools/call', params: { name: 'stubborn', arguments: {} } }) });
+    await running;
+
+    served.server.child.kill('SIGTERM');
+    await shuttingDown; // the server is closing: it cancelled the call at the editor
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 'late', method: 'tools/list' });
+    const withoutToken = Object.fromEntries(Object.entries(session).filter(([name]) => name.toLowerCase() !== 'authorization'));
+    const [stranger, client] = await Promise.all([fromStranger.finish(withoutToken, list), fromClient.finish(session, list)]);
+    expect(stranger).toMatch(/^HTTP\/1\.1 401/);
+    expect(stranger).not.toContain('shutting down');
+    expect(client).toMatch(/^HTTP\/1\.1 503/);
+    expect(client).toContain('"code":"SHUTTING_DOWN"');
+    expect(client).toContain('tether serve is shutting down; send this again once it is back');
+
+    release();
+    expect(await (await call).text()).toContain('"id":"slow"');
+    expect(await served.server.exited).toBe(0);
   });
 });
