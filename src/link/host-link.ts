@@ -84,6 +84,13 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
   private recordsChangedWhileConnecting = false;
   private readonly callListeners = new Map<string, CallListener>();
   private readonly waiters = new Set<() => void>();
+  /**
+   * The project of the first editor reached when no --project named one (the working
+   * directory's, or the only one running). The link stays with it: should that editor crash
+   * while another project's runs, a call resent after the drop, or the next one, must not
+   * run in the other project.
+   */
+  private boundProject: string | undefined;
   readonly recordsDir: string;
 
   constructor(private readonly options: HostLinkOptions = {}) {
@@ -167,7 +174,7 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
     this.transition('connecting');
     let record: HostRecord;
     try {
-      record = selectHost(listHostRecords(this.recordsDir), this.options);
+      record = this.select();
       const session = await connectToHost({
         port: record.port,
         host: record.host,
@@ -191,6 +198,7 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
       this.rpc = session.rpc;
       this.currentHello = session.hello;
       this.currentRecord = record;
+      if (!this.options.project) this.boundProject ??= record.projectPath;
       this.lastError = undefined;
       session.rpc.onClose((error) => {
         if (this.rpc === session.rpc) this.toLost(error ?? new TetherError('CONNECTION_CLOSED', 'The host closed the connection.'));
@@ -294,9 +302,25 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
 
   private peekSelection(): HostRecord | undefined {
     try {
-      return selectHost(listHostRecords(this.recordsDir), this.options);
+      return this.select();
     } catch {
       return undefined;
+    }
+  }
+
+  /** The host to connect to: the one for --project, else for the project the link is bound to, else by the working directory. */
+  private select(): HostRecord {
+    const records = listHostRecords(this.recordsDir);
+    if (!this.boundProject) return selectHost(records, this.options);
+    try {
+      return selectHost(records, { ...this.options, project: this.boundProject });
+    } catch (error) {
+      const failure = TetherError.from(error);
+      throw new TetherError(
+        failure.code,
+        `${failure.message} Tether stays with the project of the first editor it reached (${this.boundProject}), so that a call meant for it never runs in another project's editor; to work on another project, start Tether with --project DIR.`,
+        { ...failure.data, boundProject: this.boundProject },
+      );
     }
   }
 

@@ -1,6 +1,7 @@
 /**
  * Which host a front talks to: the one for --project; else the one whose project contains the
  * working directory; else the only one running; else a clear error listing the candidates.
+ * (Once connected, a link without --project stays with that host's project: host-link.ts.)
  */
 import { resolve } from 'node:path';
 import { TetherError } from '../protocol/index.js';

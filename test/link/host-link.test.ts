@@ -132,6 +132,35 @@ describe('HostLink against a real Host', () => {
     await expect(link.request(METHODS.toolsList, undefined, 500)).resolves.toEqual({ tools: [] });
   });
 
+  it('without --project, stays with the project of the first editor it reached: another project\'s editor is never taken for it', async () => {
+    const a = workspace();
+    const b = { recordsDir: a.recordsDir, projectPath: join(a.projectPath, '..', 'other') };
+    mkdirSync(b.projectPath);
+    const first = await startHost(a);
+    // Chosen as "the only one running", as `tether mcp` started outside any project would.
+    const link = makeLink(a, { ...NO_RETRY, project: undefined, cwd: '/' });
+    const up = nextConnected(link);
+    link.start();
+    expect((await up).hello.host.projectPath).toBe(a.projectPath);
+
+    // B's editor starts, then A's crashes: B is now the only one running.
+    await startHost(b);
+    const lost = waitForState(link, 'lost');
+    await first.close({ reason: 'quit' });
+    await lost;
+    const refused = await link.connection(1_000).catch((error: unknown) => error as TetherError);
+    expect(refused).toBeInstanceOf(TetherError);
+    expect(refused.code).toBe('HOST_UNAVAILABLE');
+    expect(link.state).not.toBe('authenticated');
+    expect(link.lastFailure).toMatchObject({ code: 'HOST_NOT_FOUND', data: { boundProject: a.projectPath } });
+    expect(link.lastFailure?.message).toContain(`stays with the project of the first editor it reached (${a.projectPath})`);
+
+    // A's editor back: the link returns to it.
+    const back = nextConnected(link);
+    await startHost(a);
+    expect((await within(back, 2_000, 'reconnect to A')).hello.host.projectPath).toBe(a.projectPath);
+  });
+
   it('reload: bye(reload) → reloading (not lost); the host back with the same identity → authenticated', async () => {
     const ws = workspace();
     const identity = { instanceId: randomUUID(), token: `tok-${randomUUID()}` };
