@@ -145,13 +145,17 @@ export class HostCatalog extends EventEmitter<HostCatalogEvents> {
   private mirrorable(tools: ToolDescriptor[]): ToolDescriptor[] {
     const taken = new Set(FRONT_TOOL_NAMES);
     const unique = tools.filter((tool) => {
-      if (!taken.has(tool.name)) {
+      const objectInput = (tool.inputSchema as { type?: unknown } | undefined)?.type === 'object';
+      if (objectInput && !taken.has(tool.name)) {
         taken.add(tool.name);
         return true;
       }
-      const why = FRONT_TOOL_NAMES.includes(tool.name)
-        ? `the editor's tool "${tool.name}" is not offered to MCP clients: Tether's own tool has that name; rename it in the editor`
-        : `the editor lists a second tool named "${tool.name}"; only the first is offered to MCP clients`;
+      // MCP wants every input schema to be an object's: a client may reject the whole list for one that is not.
+      const why = !objectInput
+        ? `the editor's tool "${tool.name}" is not offered to MCP clients: its input schema is not of type "object", as MCP requires; fix it in the editor`
+        : FRONT_TOOL_NAMES.includes(tool.name)
+          ? `the editor's tool "${tool.name}" is not offered to MCP clients: Tether's own tool has that name; rename it in the editor`
+          : `the editor lists a second tool named "${tool.name}"; only the first is offered to MCP clients`;
       // Once, not at every refresh of an unchanged list.
       if (!this.hiddenTold.has(why)) this.onHidden(tool.name, why);
       this.hiddenTold.add(why);

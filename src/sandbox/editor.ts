@@ -124,7 +124,13 @@ export class SandboxEditor {
       ...(this.options.frameTimeoutMs ? { limits: { frameTimeoutMs: this.options.frameTimeoutMs } } : {}),
     });
     for (const descriptor of tools) {
-      host.addTool(registerRemoteTool(descriptor, (args, context) => this.runOnMainThread(descriptor.name, args, context)));
+      try {
+        host.addTool(registerRemoteTool(descriptor, (args, context) => this.runOnMainThread(descriptor.name, args, context)));
+      } catch (error) {
+        // A project tool compiled before its schema was checked: the editor starts without it
+        // rather than not at all (compile_scripts now refuses such a schema).
+        log?.error({ tool: descriptor.name, err: error }, 'a compiled project tool could not be loaded; compile the scripts again');
+      }
     }
     registerCatalog(host, bridge, { resources: RESOURCES, templates: RESOURCE_TEMPLATES, prompts: PROMPTS });
     if (this.options.conformanceFixtures) {

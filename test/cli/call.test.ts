@@ -146,6 +146,33 @@ describe('tether call', () => {
     expect(hierarchy.stdout).toContain('"scene": "SampleScene"');
   });
 
+  it('refuses to compile a project tool whose input schema is not an object\'s or not valid, and starts with one compiled before that check', async () => {
+    const workspace = createWorkspace();
+    // Compiled by an earlier version: a schema that does not compile once made the editor fail at every start.
+    const compiledDir = join(workspace.project, 'Library', 'ScriptAssemblies');
+    mkdirSync(compiledDir, { recursive: true });
+    const broken = { type: 'object', properties: { n: { type: 'integr' } } };
+    writeFileSync(join(compiledDir, 'tools.json'), JSON.stringify([{ name: 'broken', description: 'old', inputSchema: broken, annotations: {}, reply: 'never' }]));
+    await startSandbox(workspace);
+    const listed = await runToExit(process.execPath, [TETHER_BIN, 'tools', '--project', workspace.project, '--json'], { env: callEnv(workspace) });
+    expect(listed.code, listed.stderr).toBe(0);
+    const names = (JSON.parse(listed.stdout) as Array<{ name: string }>).map((t) => t.name);
+    expect(names).toContain('get_hierarchy');
+    expect(names).not.toContain('broken');
+
+    const toolsDir = join(workspace.project, 'Assets', 'Editor', 'Tools');
+    const tool = (file: string, inputSchema: unknown): void => writeFileSync(join(toolsDir, `${file}.tool.json`), JSON.stringify({ name: file, description: file, inputSchema, reply: 'ok' }));
+    tool('shout', { type: 'string' });
+    tool('typo', broken);
+    tool('fine', { type: 'object', properties: { n: { type: 'integer' } } });
+    const compiled = await call(workspace, 'compile_scripts', '--json');
+    expect(compiled.code, compiled.stderr).toBe(1);
+    expect((JSON.parse(compiled.stdout) as { structuredContent: { errors: string[] } }).structuredContent.errors).toEqual([
+      'Assets/Editor/Tools/shout.tool.json: inputSchema: must be an object\'s schema ("type": "object"), as MCP requires of a tool\'s input.',
+      expect.stringMatching(/^Assets\/Editor\/Tools\/typo\.tool\.json: inputSchema: not a valid JSON Schema: .*properties\/n\/type must be equal to one of the allowed values/),
+    ]);
+  });
+
   it('lists the editor\'s tools with the arguments each takes (tether tools), and points there from a wrong name', async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);

@@ -3,11 +3,12 @@
  * C# editor scripts in Unity, they exist only once compiled: compile_scripts validates them
  * into Library/ScriptAssemblies/tools.json, and the next domain loads them from there.
  *
- * A tool file: { "name", "description", "inputSchema"?, "annotations"?, "reply": "text with {{arg}}" }
+ * A tool file: { "name", "description", "inputSchema"? (an object's JSON Schema), "annotations"?, "reply": "text with {{arg}}" }
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { argumentValidator } from '../../schema/tool-arguments.js';
 import type { Project } from '../project.js';
 import { defineTool, type SandboxTool } from './tool.js';
 
@@ -54,7 +55,9 @@ export function compileCustomTools(project: Project, builtInNames: ReadonlySet<s
           : definedIn.has(name)
             ? `"${name}" is already defined in Assets/Editor/Tools/${definedIn.get(name)}`
             : undefined;
+      const badInput = inputSchemaProblem(name, parsed.data.inputSchema);
       if (taken) errors.push(`Assets/Editor/Tools/${file}: name: ${taken}; choose another name.`);
+      else if (badInput) errors.push(`Assets/Editor/Tools/${file}: inputSchema: ${badInput}`);
       else {
         definedIn.set(name, file);
         tools.push(parsed.data);
@@ -65,6 +68,21 @@ export function compileCustomTools(project: Project, builtInNames: ReadonlySet<s
   }
   if (errors.length === 0) project.writeJson(project.compiledToolsPath, tools);
   return { tools, errors };
+}
+
+/**
+ * Why a tool's input schema cannot be used, if it cannot: MCP clients need an object's schema
+ * (one that is not may cost the agent the whole tool list), and one that does not compile
+ * would fail the editor when it loads its tools, as it does after every reload.
+ */
+function inputSchemaProblem(tool: string, schema: Record<string, unknown>): string | undefined {
+  if (schema.type !== 'object') return `must be an object's schema ("type": "object"), as MCP requires of a tool's input.`;
+  try {
+    argumentValidator(tool, schema);
+    return undefined;
+  } catch (error) {
+    return `${(error as Error).message.replace(/^Tool "[^"]*" has an invalid input schema: /, 'not a valid JSON Schema: ')}.`;
+  }
 }
 
 /** The custom tools of the last successful compile. */
