@@ -147,9 +147,17 @@ describe('tether mcp over stdio', () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
     const { client } = await connectMcp(workspace);
+    const { tools } = await client.listTools();
     const invalid = await client.callTool({ name: 'create_gameobject', arguments: { name: 42 } });
     expect(invalid.isError).toBe(true);
     expect(textOf(invalid)).toContain('"name"');
+    // A "/" in a name would make its path point at another object (paths are names joined by "/").
+    const slashed = await client.callTool({ name: 'create_gameobject', arguments: { name: 'Environment/Ground' } });
+    expect(slashed.isError).toBe(true);
+    expect(textOf(slashed)).toContain('"name" must match pattern "^[^/]*$"');
+    expect(tools.find((t) => t.name === 'create_gameobject')?.inputSchema.properties?.name).toMatchObject({ pattern: '^[^/]*$', description: expect.stringContaining('without "/"') });
+    // With siblings of one name, a second delete deletes the second one: never resent on its own.
+    expect(tools.find((t) => t.name === 'delete_gameobject')?.annotations).toMatchObject({ destructiveHint: true, idempotentHint: false });
     const unknown = await client.callTool({ name: 'get_hierarchie', arguments: {} });
     expect(textOf(unknown)).toContain('get_hierarchy');
     const outside = await client.callTool({ name: 'delete_gameobject', arguments: { path: '/Nope' } });

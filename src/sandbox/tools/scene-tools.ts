@@ -13,6 +13,14 @@ const vector3 = z
   .describe('[x, y, z]');
 const PRIMITIVES = ['Cube', 'Sphere', 'Capsule', 'Cylinder', 'Plane', 'Quad'] as const;
 
+/** A GameObject's name: "/" separates the names in a path, so a name holding one would make its path point elsewhere. */
+const objectName = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[^/]*$/, 'must not contain "/", which separates the names in a path')
+  .describe('A name without "/" (paths are names joined by "/").');
+
 export const sceneTools = [
   defineTool({
     name: 'get_hierarchy',
@@ -54,7 +62,7 @@ export const sceneTools = [
     title: 'Create GameObject',
     description: 'Creates a GameObject (optionally a primitive) under a parent, with a transform and components. Not idempotent: each call creates one more object.',
     input: z.object({
-      name: z.string().min(1).max(200),
+      name: objectName,
       parent: z.string().optional().describe('Path of the parent, e.g. "/Environment".'),
       primitive: z.enum(PRIMITIVES).optional(),
       position: vector3.optional(),
@@ -81,7 +89,7 @@ export const sceneTools = [
     description: 'Sets the name, transform, tag, active flag or components of a GameObject found by path.',
     input: z.object({
       path: z.string(),
-      name: z.string().min(1).optional(),
+      name: objectName.optional(),
       position: vector3.optional(),
       rotation: vector3.optional(),
       scale: vector3.optional(),
@@ -112,9 +120,11 @@ export const sceneTools = [
   defineTool({
     name: 'delete_gameobject',
     title: 'Delete GameObject',
-    description: 'Deletes a GameObject and all its children.',
+    description: 'Deletes a GameObject and all its children. Siblings may share a name, as in Unity: the first one at the path is deleted.',
     input: z.object({ path: z.string() }),
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+    // Not idempotent: with two siblings of one name, a second call deletes the second one. So
+    // Tether never sends it again on its own after a dropped connection.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
     run: ({ path }, { scene, console }) => {
       const removed = scene.delete(path);
       console.write('log', `Deleted ${path} (${removed} object(s))`);
