@@ -61,7 +61,14 @@ export class McpEndpoint {
 
   constructor(private readonly deps: EndpointDeps) {
     this.sessionDeps = {
-      createServer: (front, onBindingChange) => createMcpServer(front, 'legacy', { resolveFront: (project) => deps.fronts.get(project), onBindingChange }),
+      createServer: (front, onBindingChange) =>
+        createMcpServer(front, 'legacy', {
+          resolveFront: (project) => {
+            const next = deps.fronts.get(project);
+            return { front: next, release: deps.fronts.hold(next) };
+          },
+          onBindingChange,
+        }),
       onClientDelete: (id) => void deps.registry.delete(id, 'deleted'),
       pin: (id) => deps.registry.pin(id),
       holdFront: (front) => deps.fronts.hold(front),

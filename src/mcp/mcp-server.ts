@@ -18,7 +18,7 @@ import type { Front } from './front.js';
 import { callOptionsFrom } from './request-meta.js';
 import { ProgressRelay } from './progress-relay.js';
 import { STATUS_TOOL, statusResult } from './status-tool.js';
-import { USE_HOST_TOOL, useHostResult } from './use-host-tool.js';
+import { USE_HOST_TOOL, useHostProject, useHostResult } from './use-host-tool.js';
 import { errorResult, toMcpResult, toMcpTool } from './tool-results.js';
 import type { ResultSplicer } from './splicing-stdio-transport.js';
 import { TaskAwareServer, advertiseTaskSupport, confirmsCancel, isTaskContext, registerTaskHandlers, startTask, taskCapabilities } from './tasks.js';
@@ -30,8 +30,12 @@ export type Era = 'legacy' | 'modern';
 export interface McpServerOptions {
   /** Writes results with long strings as they came from the host (tether mcp's stdio); unset, they are materialized. */
   splicer?: ResultSplicer;
-  /** Offered on HTTP sessions: lets a session rebind to another project's editor (tether_use_host). */
-  resolveFront?(project: string): Front;
+  /**
+   * Offered on HTTP sessions: lets a session rebind to another project's editor
+   * (tether_use_host). The front comes held, so it stays open while its editor is awaited;
+   * `release` lets it go once the session holds it (or does not want it).
+   */
+  resolveFront?(project: string): { front: Front; release(): void };
   /** Told whenever the server rebinds or its resource subscriptions change (an HTTP session keeps both). */
   onBindingChange?(binding: SessionBinding): void;
 }
@@ -106,16 +110,28 @@ export function createMcpServer(front: Front, era: Era, options: McpServerOption
     const { name, arguments: args = {} } = request.params;
     if (name === STATUS_TOOL.name) return statusResult(front);
     if (name === USE_HOST_TOOL.name && options.resolveFront) {
-      const next = options.resolveFront(String(args.project ?? ''));
-      if (next !== front) {
+      let project: string;
+      try {
+        project = useHostProject(args);
+      } catch (error) {
+        return errorResult(error);
+      }
+      const next = options.resolveFront(project);
+      try {
+        // The session moves only once the other editor answers: a typo or an editor that is
+        // not running leaves it where it was, and says so.
+        const reached = await useHostResult(next.front, ctx.mcpReq.signal, front);
+        if (reached.isError || next.front === front) return reached;
         detach(front);
-        front = next;
+        front = next.front;
         attach(front);
         for (const uri of subscriptions) void front.subscribe(uri).catch(() => undefined);
         void server.sendToolListChanged().catch(() => undefined);
         bindingChanged();
+        return reached;
+      } finally {
+        next.release();
       }
-      return useHostResult(front, ctx.mcpReq.signal);
     }
     let tool = front.catalog.tool(name);
     if (!tool) {

@@ -112,8 +112,21 @@ describe('calls over tether serve', () => {
 
   it('rebinds a session to another editor with tether_use_host', async () => {
     const [first, second] = await startTwoSandboxes();
-    const client = await connect(await serve(first));
+    const client = await connect(await serve(first, ['--wait-ms', '1000']));
     await client.callTool({ name: 'create_gameobject', arguments: { name: 'InFirst' } });
+    // Refused, and the session keeps its editor: arguments the tool does not take, a folder
+    // that does not exist, and one where no editor answers.
+    const refusal = async (args: Record<string, unknown>): Promise<string> => {
+      const result = await client.callTool({ name: 'tether_use_host', arguments: args });
+      expect(result.isError, JSON.stringify(args)).toBe(true);
+      return (result.content as Array<{ text: string }>)[0]!.text;
+    };
+    expect(await refusal({})).toContain('"project" is required but missing');
+    expect(await refusal({ project: second.project, also: 1 })).toContain('"also" is not an argument of this tool');
+    expect(await refusal({ project: join(second.project, 'Asets') })).toContain('is not a folder on this machine');
+    expect(await refusal({ project: join(second.project, 'Assets') })).toContain(`This session still uses ${first.project}.`);
+    await client.callTool({ name: 'create_gameobject', arguments: { name: 'StillInFirst' } });
+    expect(sceneText(first)).toContain('StillInFirst');
     const switched = await client.callTool({ name: 'tether_use_host', arguments: { project: second.project } });
     expect(switched.isError).toBeFalsy();
     expect((switched.structuredContent as { project: string }).project).toBe(second.project);
