@@ -41,6 +41,12 @@ export interface CallManagerOptions {
   heartbeatMs: number;
   /** Execution deadline when neither the call nor the tool sets one. */
   defaultDeadlineMs: number;
+  /**
+   * After a restart or a reload, how long the calls queued before it wait for their
+   * requesters to come back before they run (protocol.md §8.5): a cancel sent while the host
+   * was away must still find them queued. 0 runs them at once.
+   */
+  requeueGraceMs?: number;
 }
 
 /** One callId that wants the outcome of a live execution (unless its entry says it withdrew). */
@@ -82,6 +88,11 @@ export class CallManager {
   private readonly executor = new MainThreadExecutor<LiveCall>((call) => this.execute(call));
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private readonly journal: CallJournal;
+  /** Calls queued again at load whose requesters have not come back yet; nothing starts until they do or the grace ends. */
+  private readonly awaitingRequesters = new Set<LiveCall>();
+  /** Requeued calls that would not have waited for the main thread: started when the grace ends. */
+  private heldOffThread: LiveCall[] = [];
+  private graceTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: CallManagerOptions) {
     this.journal = options.journal;
@@ -103,10 +114,37 @@ export class CallManager {
       if (call) this.addRequester(call, alias);
       else this.copyOutcome(alias, this.journal.get(alias.aliasOf as string));
     }
+    const graceMs = this.options.requeueGraceMs ?? 0;
+    const wanted = calls.filter((call) => [...call.requesters.values()].some((r) => !r.entry.withdrawn));
+    if (wanted.length > 0 && graceMs > 0) {
+      // Their requesters may have cancelled while the host was away: the cancel arrives once
+      // they reconnect. Until every one of them is back, or the grace ends, nothing starts.
+      this.executor.hold();
+      for (const call of wanted) this.awaitingRequesters.add(call);
+      this.graceTimer = setTimeout(() => this.endGrace(), graceMs);
+      this.graceTimer.unref();
+    }
     for (const call of calls) {
-      if ([...call.requesters.values()].some((r) => !r.entry.withdrawn)) this.schedule(call);
+      if (wanted.includes(call)) this.schedule(call);
       else this.finish(call, undefined, new TetherError('CANCELLED', `Call "${call.entry.callId}" was cancelled before it started: every requester had cancelled.`, { callId: call.entry.callId, started: false }));
     }
+  }
+
+  /** The requeued calls may run: their requesters are back (or had their chance). */
+  private endGrace(): void {
+    if (this.graceTimer) clearTimeout(this.graceTimer);
+    this.graceTimer = undefined;
+    this.awaitingRequesters.clear();
+    const offThread = this.heldOffThread;
+    this.heldOffThread = [];
+    this.executor.release();
+    for (const call of offThread) if (call.entry.state === 'queued') void this.execute(call);
+  }
+
+  /** A requester of a requeued call is back (or the call ended): the last one back ends the grace. */
+  private requesterBack(call: LiveCall | undefined): void {
+    if (!call || !this.awaitingRequesters.delete(call)) return;
+    if (this.awaitingRequesters.size === 0) this.endGrace();
   }
 
   /**
@@ -126,7 +164,9 @@ export class CallManager {
           { callId: params.callId, tool: known.tool },
         );
       }
-      return this.await(params.callId, observer, abandoned, params.attachOnly === true);
+      const waiting = this.await(params.callId, observer, abandoned, params.attachOnly === true);
+      this.requesterBack(this.live.get(params.callId));
+      return waiting;
     }
     if (params.attachOnly) {
       throw new TetherError(
@@ -226,7 +266,7 @@ export class CallManager {
       for (const notify of requester.onWithdraw) notify(error);
       return this.status(callId);
     }
-    if (call.entry.state === 'queued' && this.executor.remove(call)) {
+    if (call.entry.state === 'queued' && (this.executor.remove(call) || this.unholdOffThread(call))) {
       this.finish(call, undefined, new TetherError('CANCELLED', `Call "${callId}" was cancelled before it started: ${reason}`, { callId, started: false }));
     } else if (started) {
       call.abort?.abort(new TetherError('CANCELLED', `Call "${callId}" was cancelled while running: ${reason}`, { callId, started: true }));
@@ -244,9 +284,18 @@ export class CallManager {
     return tool ? duplicatePolicyOf(tool.descriptor) : 'allow';
   }
 
+  /** Takes a requeued off-thread call out of those waiting for the grace to end. */
+  private unholdOffThread(call: LiveCall): boolean {
+    const before = this.heldOffThread.length;
+    this.heldOffThread = this.heldOffThread.filter((held) => held !== call);
+    return this.heldOffThread.length < before;
+  }
+
   /** Stops the heartbeat timer; live calls stay journaled as they are. */
   dispose(): void {
     this.executor.pause();
+    if (this.graceTimer) clearTimeout(this.graceTimer);
+    this.graceTimer = undefined;
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     this.heartbeatTimer = undefined;
   }
@@ -275,9 +324,10 @@ export class CallManager {
 
   private schedule(call: LiveCall): void {
     call.waited = this.executor.busy || this.executor.queued > 0;
-    // A tool that says it does not need the main thread does not wait for it.
-    if (this.options.tools().get(call.entry.tool)?.descriptor.execution.mainThread === false) void this.execute(call);
-    else this.executor.enqueue(call.entry.lane, call);
+    // A tool that says it does not need the main thread does not wait for it (unless held for its requesters).
+    if (this.options.tools().get(call.entry.tool)?.descriptor.execution.mainThread !== false) this.executor.enqueue(call.entry.lane, call);
+    else if (this.awaitingRequesters.has(call)) this.heldOffThread.push(call);
+    else void this.execute(call);
     this.ensureHeartbeat();
   }
 
@@ -449,6 +499,7 @@ export class CallManager {
     }
     if (this.inFlight.get(entry.argsHash) === call) this.inFlight.delete(entry.argsHash);
     this.executions.delete(call);
+    this.requesterBack(call);
     for (const waiter of call.waiters) waiter();
     if (this.executions.size === 0 && this.heartbeatTimer) {
       clearInterval(this.heartbeatTimer);

@@ -9,6 +9,7 @@ export class MainThreadExecutor<T> {
   private turnOrder: string[] = [];
   private running = false;
   private paused = false;
+  private held = false;
 
   constructor(private readonly run: (item: T) => Promise<void>) {}
 
@@ -64,13 +65,24 @@ export class MainThreadExecutor<T> {
     this.paused = true;
   }
 
+  /** Takes items without starting any until release(). */
+  hold(): void {
+    this.held = true;
+  }
+
+  release(): void {
+    if (!this.held) return;
+    this.held = false;
+    this.pump();
+  }
+
   private dropLane(lane: string): void {
     this.lanes.delete(lane);
     this.turnOrder = this.turnOrder.filter((l) => l !== lane);
   }
 
   private pump(): void {
-    if (this.running || this.paused) return;
+    if (this.running || this.paused || this.held) return;
     const lane = this.turnOrder.shift();
     if (lane === undefined) return;
     const items = this.lanes.get(lane) as T[];

@@ -67,6 +67,11 @@ export interface HostOptions {
   heartbeatMs?: number;
   /** Execution deadline when neither call nor tool sets one (default 10 min). */
   defaultDeadlineMs?: number;
+  /**
+   * After a restart or reload, how long calls queued before it wait for their requesters to
+   * come back (and perhaps cancel them) before they run; 0 runs them at once (default 2 s).
+   */
+  requeueGraceMs?: number;
   limits?: Partial<FrameLimits>;
   /** A connection that has not completed the handshake by then is closed (default 10 s). */
   handshakeTimeoutMs?: number;
@@ -145,6 +150,7 @@ export class Host implements HostCore {
       readOnlyBudgetBytes: DEFAULT_READ_ONLY_BUDGET_BYTES,
       heartbeatMs: 5_000,
       defaultDeadlineMs: 10 * 60_000,
+      requeueGraceMs: 2_000,
       handshakeTimeoutMs: 10_000,
       maxPendingHandshakes: 32,
       pingIntervalMs: 15_000,
@@ -169,6 +175,7 @@ export class Host implements HostCore {
       tools: () => this.tools,
       heartbeatMs: this.options.heartbeatMs,
       defaultDeadlineMs: this.options.defaultDeadlineMs,
+      requeueGraceMs: this.options.requeueGraceMs,
     });
   }
 

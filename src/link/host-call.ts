@@ -58,15 +58,16 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
       // A call the caller cancelled is never started afresh: only its outcome is asked for.
       const attachOnly = maybeSent && (!options.rerunnable || options.signal?.aborted === true);
       maybeSent = true;
+      // Back after the caller cancelled: the cancel may have been lost with the old connection,
+      // so it goes again on this one, before the re-attach (the host takes them in order): a
+      // call still queued there never starts.
+      if (attachOnly && options.signal?.aborted) void cancelOn(rpc, callId, options.signal.reason);
       try {
         // Written out, not spread: it carries the AbortSignal (see src/mcp/mcp-server.ts).
         const answer = rpc.request<CallStartResult>(METHODS.callStart, attachOnly ? { ...params, attachOnly: true } : params, {
           signal: patience.signal,
           keepLiftedStrings: options.keepLiftedStrings === true,
         });
-        // Re-attached after the caller cancelled: the cancel may have been lost with the old
-        // connection, so it follows the re-attach on this one (the host takes them in order).
-        if (attachOnly && options.signal?.aborted) onAbort();
         return await answer;
       } catch (error) {
         const failure = TetherError.from(error);
@@ -122,9 +123,18 @@ async function cancelAtHost(link: HostLink, callId: string, attempt: object, rea
     const rpc = await link.connection(waitMs);
     const latest = latestAttempts.get(link)?.get(callId);
     if (latest !== undefined && latest !== attempt) return; // the callId was started again since
-    await rpc.request(METHODS.callCancel, { callId, reason: reasonText(reason) ?? 'The client cancelled the request.' });
+    await cancelOn(rpc, callId, reason);
   } catch {
     // The host is away; if it comes back with the call, the call runs to its end.
+  }
+}
+
+/** Sends calls/cancel now; what the host answers matters less than that it was sent. */
+async function cancelOn(rpc: RpcConnection, callId: string, reason: unknown): Promise<void> {
+  try {
+    await rpc.request(METHODS.callCancel, { callId, reason: reasonText(reason) ?? 'The client cancelled the request.' });
+  } catch {
+    // The connection dropped again: the next attempt sends it again.
   }
 }
 

@@ -26,8 +26,9 @@ function editor() {
   const runs: string[] = [];
   const gates: Array<() => void> = [];
   const release = () => gates.splice(0).forEach((open) => open());
-  const life = async (label: string, watch: string[] = []) => {
-    const host: Host = new Host({ kind: 'test', name: 'T', version: '1', projectPath: home, recordsDir: join(home, 'hosts'), advertise: false, journalPath: join(home, 'journal.jsonl') });
+  // Calls queued before a reload start at once in the next life unless a grace is given (its own tests below).
+  const life = async (label: string, watch: string[] = [], requeueGraceMs = 0) => {
+    const host: Host = new Host({ kind: 'test', name: 'T', version: '1', projectPath: home, recordsDir: join(home, 'hosts'), advertise: false, journalPath: join(home, 'journal.jsonl'), requeueGraceMs });
     const seen: Array<Record<string, CallState>> = [];
     host.tool({
       name: 'build',
@@ -125,5 +126,54 @@ describe('restoring the journal after a reload', () => {
     expect(b.host.calls.status('T')).toMatchObject({ state: 'cancelled', error: { code: 'CANCELLED', data: { started: false } } });
     expect(b.host.calls.status('AL').state).toBe('cancelled');
     expect(e.runs).toEqual([]);
+  });
+});
+
+describe('calls queued before a restart wait for their requesters (the grace)', () => {
+  it('a cancel sent while the editor was away finds the call still queued, and it never runs', async () => {
+    const e = editor();
+    const a = await e.life('A');
+    void a.build('blocker', 'one');
+    void a.build('T', 'android');
+    await a.host.close({ reason: 'reload' });
+
+    const b = await e.life('B', [], 60_000);
+    // Without the grace T would have started as the host started: nothing did.
+    expect(e.runs).toEqual(['A:blocker']);
+    expect(b.host.calls.cancel('T')).toMatchObject({ state: 'cancelled', error: { code: 'CANCELLED', data: { started: false } } });
+    // blocker was running when the first life ended: interrupted, never run again. T never ran.
+    expect(b.host.calls.status('blocker').state).toBe('interrupted');
+    expect(e.runs).toEqual(['A:blocker']);
+  });
+
+  it('starts them as soon as every requester is back, or once the grace ends', async () => {
+    const e = editor();
+    const a = await e.life('A');
+    void a.build('blocker', 'one');
+    void a.build('T1', 'android');
+    void a.build('T2', 'ios', 'c2');
+    await a.host.close({ reason: 'reload' });
+
+    const b = await e.life('B', [], 60_000);
+    expect(e.runs).toEqual(['A:blocker']);
+    const t1 = b.build('T1', 'android'); // c1 is back
+    expect(e.runs).toEqual(['A:blocker']); // T2's requester is not
+    const t2 = b.build('T2', 'ios', 'c2');
+    expect(e.runs).toEqual(['A:blocker', 'B:T1']);
+    e.release();
+    await expect.poll(() => e.runs).toEqual(['A:blocker', 'B:T1', 'B:T2']);
+    e.release();
+    expect(await t1).toBe('completed');
+    expect(await t2).toBe('completed');
+
+    // Nobody comes back: the grace ends and the call runs.
+    const c = await e.life('C');
+    void c.build('blocker2', 'one');
+    void c.build('T3', 'webgl');
+    await c.host.close({ reason: 'reload' });
+    const startedAt = Date.now();
+    await e.life('D', [], 300);
+    await expect.poll(() => e.runs.at(-1), { timeout: 3_000 }).toBe('D:T3');
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(290);
   });
 });

@@ -2,9 +2,12 @@
  * Regressions for the three incidents in ../shared/context, time-scaled (the slow suite has
  * incident 1 and the keepalive at real durations).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { callIdForKey } from '../../src/mcp/request-meta.js';
 import { closeMcpSessions, connectMcp, textOf } from '../helpers/mcp-client.js';
-import { cleanupProcesses, createWorkspace, startSandbox } from '../helpers/processes.js';
+import { cleanupProcesses, createWorkspace, executedTools, sceneText, startSandbox, type Workspace } from '../helpers/processes.js';
 import { buildLog, closeProxies, incidentOne, progressKeepsClientAlive } from './scenarios.js';
 
 afterEach(async () => {
@@ -92,6 +95,31 @@ describe('incident 3: a call interrupted by the editor going away was reported a
     expect(buildLog(workspace)).toEqual([]); // it never finished, and it was not run again
   });
 
+  it('never runs a queued call whose client cancelled it while the editor was away', async () => {
+    const workspace = createWorkspace();
+    const { sandbox } = await startSandbox(workspace, ['--build-seconds', '30']);
+    const session = await connectMcp(workspace);
+    let progressed!: () => void;
+    const running = new Promise<void>((resolve) => (progressed = resolve));
+    const build = session.client.callTool({ name: 'build_player', arguments: {} }, { timeout: 60_000, onprogress: () => progressed() }).catch(() => undefined);
+    await running;
+    // Queued behind the build, under a key, so that its callId (and its journal entry) is known.
+    const callId = callIdForKey('spawn-behind-the-build');
+    const abort = new AbortController();
+    const spawn = session.client.callTool({ name: 'create_gameobject', arguments: { name: 'NeverMade' }, _meta: { 'tether/idempotencyKey': 'spawn-behind-the-build' } }, { signal: abort.signal, timeout: 60_000 });
+    await expect.poll(() => journalStates(workspace, callId)).toEqual(['queued']);
+
+    await sandbox.kill(); // a crash: the spawn stays queued in the journal
+    abort.abort(); // the agent gives up on it while the editor is away
+    await expect(spawn).rejects.toThrow();
+    await startSandbox(workspace, ['--build-seconds', '30']);
+    // The editor back holds the queued spawn until its requester is back, whose cancel comes first.
+    await expect.poll(() => journalStates(workspace, callId).at(-1), { timeout: 10_000 }).toBe('cancelled');
+    expect(sceneText(workspace)).not.toContain('NeverMade');
+    expect(executedTools(workspace)).not.toContain('create_gameobject');
+    await build;
+  });
+
   it('delivers the real result of a call that triggered a domain reload', async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
@@ -101,6 +129,20 @@ describe('incident 3: a call interrupted by the editor going away was reported a
     expect(result.structuredContent).toMatchObject({ succeeded: true, domainReload: true });
   });
 });
+
+/** The states the editor's journal recorded for a call, in order. */
+function journalStates(workspace: Workspace, callId: string): string[] {
+  try {
+    return readFileSync(join(workspace.project, 'Library', 'Tether', 'journal.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { callId?: string; state?: string })
+      .filter((entry) => entry.callId === callId)
+      .map((entry) => entry.state ?? '');
+  } catch {
+    return [];
+  }
+}
 
 function buildLogStarted(stderr: string): boolean {
   return stderr.includes('"state":"authenticated"');
