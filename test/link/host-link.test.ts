@@ -148,9 +148,12 @@ describe('HostLink against a real Host', () => {
     const lost = waitForState(link, 'lost');
     await first.close({ reason: 'quit' });
     await lost;
-    const refused = await link.connection(1_000).catch((error: unknown) => error as TetherError);
+    const refused = await link.connection(1_000).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(refused).toBeInstanceOf(TetherError);
-    expect(refused.code).toBe('HOST_UNAVAILABLE');
+    expect((refused as TetherError).code).toBe('HOST_UNAVAILABLE');
     expect(link.state).not.toBe('authenticated');
     expect(link.lastFailure).toMatchObject({ code: 'HOST_NOT_FOUND', data: { boundProject: a.projectPath } });
     expect(link.lastFailure?.message).toContain(`stays with the project of the first editor it reached (${a.projectPath})`);
