@@ -79,13 +79,7 @@ describe('incident 2: a second client silently displaced the first', () => {
 
 describe('incident 3: a call interrupted by the editor going away was reported as success', () => {
   it('reports a build cut short by an editor crash as an unknown outcome, never success, and never re-runs it', async () => {
-    const workspace = createWorkspace();
-    const { sandbox } = await startSandbox(workspace, ['--build-seconds', '30']);
-    const session = await connectMcp(workspace);
-    let progressed!: () => void;
-    const running = new Promise<void>((resolve) => (progressed = resolve));
-    const call = session.client.callTool({ name: 'build_player', arguments: {} }, { timeout: 60_000, onprogress: () => progressed() });
-    await running;
+    const { workspace, sandbox, build: call } = await buildUnderWay();
     await sandbox.kill(); // a crash: no bye, no journal update
     await startSandbox(workspace, ['--build-seconds', '30']);
     const result = await call;
@@ -96,13 +90,8 @@ describe('incident 3: a call interrupted by the editor going away was reported a
   });
 
   it('never runs a queued call whose client cancelled it while the editor was away', async () => {
-    const workspace = createWorkspace();
-    const { sandbox } = await startSandbox(workspace, ['--build-seconds', '30']);
-    const session = await connectMcp(workspace);
-    let progressed!: () => void;
-    const running = new Promise<void>((resolve) => (progressed = resolve));
-    const build = session.client.callTool({ name: 'build_player', arguments: {} }, { timeout: 60_000, onprogress: () => progressed() }).catch(() => undefined);
-    await running;
+    const { workspace, sandbox, session, build } = await buildUnderWay();
+    const built = build.catch(() => undefined); // cut short by the crash: not what this test is about
     // Queued behind the build, under a key, so that its callId (and its journal entry) is known.
     const callId = callIdForKey('spawn-behind-the-build');
     const abort = new AbortController();
@@ -117,7 +106,7 @@ describe('incident 3: a call interrupted by the editor going away was reported a
     await expect.poll(() => journalStates(workspace, callId).at(-1), { timeout: 10_000 }).toBe('cancelled');
     expect(sceneText(workspace)).not.toContain('NeverMade');
     expect(executedTools(workspace)).not.toContain('create_gameobject');
-    await build;
+    await built;
   });
 
   it('delivers the real result of a call that triggered a domain reload', async () => {
@@ -129,6 +118,18 @@ describe('incident 3: a call interrupted by the editor going away was reported a
     expect(result.structuredContent).toMatchObject({ succeeded: true, domainReload: true });
   });
 });
+
+/** A 30 s build under way (its first progress heard) through `tether mcp`, on a sandbox of its own. */
+async function buildUnderWay() {
+  const workspace = createWorkspace();
+  const { sandbox } = await startSandbox(workspace, ['--build-seconds', '30']);
+  const session = await connectMcp(workspace);
+  let progressed!: () => void;
+  const running = new Promise<void>((resolve) => (progressed = resolve));
+  const build = session.client.callTool({ name: 'build_player', arguments: {} }, { timeout: 60_000, onprogress: () => progressed() });
+  await running;
+  return { workspace, sandbox, session, build };
+}
 
 /** The states the editor's journal recorded for a call, in order. */
 function journalStates(workspace: Workspace, callId: string): string[] {
