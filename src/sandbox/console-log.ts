@@ -16,6 +16,7 @@ export interface ConsoleEntry {
 
 export class ConsoleLog {
   private readonly entries: ConsoleEntry[];
+  private changes = 0;
 
   constructor(private readonly project: Project) {
     this.entries = project.readLines<ConsoleEntry>(project.consolePath);
@@ -25,7 +26,13 @@ export class ConsoleLog {
     const entry: ConsoleEntry = { type, message, at: new Date().toISOString(), ...(stackTrace ? { stackTrace } : {}) };
     this.entries.push(entry);
     this.project.appendLine(this.project.consolePath, entry);
+    this.changes++;
     return entry;
+  }
+
+  /** Changes with every write and clear. */
+  get revision(): number {
+    return this.changes;
   }
 
   read(options: { types?: ConsoleType[]; count?: number; filter?: string } = {}): ConsoleEntry[] {
@@ -40,6 +47,7 @@ export class ConsoleLog {
     const cleared = this.entries.length;
     this.entries.length = 0;
     rmSync(this.project.consolePath, { force: true });
+    this.changes++;
     return cleared;
   }
 

@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { TetherError, type CompleteParams, type ElicitResult, type ToolDescriptor } from '../protocol/index.js';
 import { toInputSchema, toJsonSchema, toToolResult, type ToolReturn } from '../host/tools.js';
-import { complete, getPrompt, readResource } from './catalog-content.js';
+import { CONSOLE_URI, HIERARCHY_URI, complete, getPrompt, readResource } from './catalog-content.js';
 import { ConformanceState, completeConformance, getConformancePrompt, isConformancePrompt, isConformanceRef, isConformanceUri, readConformanceResource } from './conformance-catalog.js';
 import { ConsoleLog } from './console-log.js';
 import { CANCEL_FLAG, type FromMainThread, type MainThreadSettings, type ReloadCause, type ToMainThread, type WireFailure } from './main-thread-messages.js';
@@ -133,9 +133,16 @@ async function runCall(callId: string, name: string, rawArgs: Record<string, unk
   }
   project.appendLine(project.executionsPath, { callId, tool: name, at: new Date().toISOString() });
   const reload: { cause?: ReloadCause } = {};
+  const before = { scene: scene.revision, console: console.revision };
+  // Subscribers hear of what the call changed, before its result (and any reload it asked for).
+  const announceChanges = (): void => {
+    if (scene.revision !== before.scene) post({ type: 'resource-updated', uri: HIERARCHY_URI });
+    if (console.revision !== before.console) post({ type: 'resource-updated', uri: CONSOLE_URI });
+  };
   try {
     const args = tool.input.parse(rawArgs) as Record<string, unknown>;
     const value: ToolReturn = await tool.run(args, contextFor(callId, reload));
+    announceChanges();
     post({
       type: 'done',
       callId,
@@ -145,6 +152,7 @@ async function runCall(callId: string, name: string, rawArgs: Record<string, unk
       state: playing ? 'playing' : 'ready',
     });
   } catch (error) {
+    announceChanges();
     post({ type: 'done', callId, ok: false, error: failure(error) });
   }
 }

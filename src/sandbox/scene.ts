@@ -37,6 +37,7 @@ export interface HierarchyNode {
 
 export class Scene {
   private data: SceneFile;
+  private saves = 0;
 
   constructor(private readonly project: Project) {
     this.data = project.readJson<SceneFile>(project.scenePath, { name: 'SampleScene', nextId: 1, objects: [] });
@@ -50,8 +51,14 @@ export class Scene {
     return this.data.objects;
   }
 
+  /** Counts the saves: every change is saved, so a different count means the hierarchy may have changed. */
+  get revision(): number {
+    return this.saves;
+  }
+
   save(): void {
     this.project.writeJson(this.project.scenePath, this.data);
+    this.saves++;
   }
 
   pathOf(object: GameObject): string {

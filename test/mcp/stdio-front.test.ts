@@ -143,6 +143,31 @@ describe('tether mcp over stdio', () => {
     expect([...everyTool].filter((name) => !called.has(name))).toEqual([]);
   });
 
+  it('tells a subscriber when a call changed the scene or the console, and not otherwise', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace);
+    const { client } = await connectMcp(workspace);
+    const updated: string[] = [];
+    let heard!: () => void;
+    let next = new Promise<void>((resolve) => (heard = resolve));
+    client.setNotificationHandler('notifications/resources/updated', (notification) => {
+      updated.push(notification.params.uri);
+      heard();
+    });
+    await client.subscribeResource({ uri: 'unity://scene/hierarchy' });
+    // Reading changes nothing: no update (the update of the next call, below, comes first).
+    await client.callTool({ name: 'get_hierarchy', arguments: {} });
+    await client.callTool({ name: 'create_gameobject', arguments: { name: 'Watched' } });
+    await next;
+    expect(updated).toEqual(['unity://scene/hierarchy']);
+    // The console changed too, but only the hierarchy is subscribed to.
+    next = new Promise<void>((resolve) => (heard = resolve));
+    await client.subscribeResource({ uri: 'unity://console/log' });
+    await client.callTool({ name: 'clear_console', arguments: {} });
+    await next;
+    expect(updated).toEqual(['unity://scene/hierarchy', 'unity://console/log']);
+  });
+
   it('rejects bad input before it reaches the editor, and keeps serving', async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
