@@ -252,7 +252,8 @@ async function forward<T>(request: () => Promise<T>, uri?: string): Promise<T> {
   } catch (error) {
     const failure = TetherError.from(error);
     if (failure.code === 'NOT_FOUND' && uri) throw new ResourceNotFoundError(uri);
-    const code = failure.code === 'INVALID_PARAMS' ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError;
+    // An unknown prompt or completion reference is the client's mistake (MCP: -32602), not the server's.
+    const code = failure.code === 'INVALID_PARAMS' || failure.code === 'NOT_FOUND' ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError;
     throw new ProtocolError(code, failure.message, { code: failure.code, ...failure.data });
   }
 }

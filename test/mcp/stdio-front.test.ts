@@ -168,6 +168,17 @@ describe('tether mcp over stdio', () => {
     expect(updated).toEqual(['unity://scene/hierarchy', 'unity://console/log']);
   });
 
+  it('serves the editor\'s prompts, and calls an unknown prompt or resource the client\'s mistake', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace);
+    const { client } = await connectMcp(workspace);
+    const prompt = await client.getPrompt({ name: 'fix_console_errors', arguments: {} });
+    expect(JSON.stringify(prompt.messages)).toContain('The Unity console shows these errors');
+    await expect(client.getPrompt({ name: 'fix_everything', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('No prompt named "fix_everything"') });
+    await expect(client.getPrompt({ name: 'build_and_verify', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('needs the argument "target"') });
+    await expect(client.readResource({ uri: 'unity://nowhere' })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Resource not found') });
+  });
+
   it('rejects bad input before it reaches the editor, and keeps serving', async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
