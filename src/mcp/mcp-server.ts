@@ -19,7 +19,7 @@ import { callOptionsFrom } from './request-meta.js';
 import { ProgressRelay } from './progress-relay.js';
 import { STATUS_TOOL, statusResult } from './status-tool.js';
 import { USE_HOST_TOOL, useHostProject, useHostResult } from './use-host-tool.js';
-import { errorResult, toMcpResult, toMcpTool } from './tool-results.js';
+import { errorResult, frontToolArguments, toMcpResult, toMcpTool } from './tool-results.js';
 import type { ResultSplicer } from './splicing-stdio-transport.js';
 import { TaskAwareServer, advertiseTaskSupport, confirmsCancel, isTaskContext, registerTaskHandlers, startTask, taskCapabilities } from './tasks.js';
 
@@ -108,7 +108,14 @@ export function createMcpServer(front: Front, era: Era, options: McpServerOption
     const task = startTask(front, server, era, request, ctx, callTool);
     if (task) throw task;
     const { name, arguments: args = {} } = request.params;
-    if (name === STATUS_TOOL.name) return statusResult(front);
+    if (name === STATUS_TOOL.name) {
+      try {
+        frontToolArguments(STATUS_TOOL, args);
+      } catch (error) {
+        return errorResult(error);
+      }
+      return statusResult(front);
+    }
     if (name === USE_HOST_TOOL.name && options.resolveFront) {
       let project: string;
       try {

@@ -6,7 +6,7 @@ export const STATUS_TOOL: Tool = {
   name: 'tether_status',
   title: 'Tether status',
   description: 'Shows whether the editor is connected, what it is doing (ready, compiling, reloading, playing) and the calls in flight. Cheap; call it when a tool seems slow.',
-  inputSchema: { type: 'object', properties: {} },
+  inputSchema: { type: 'object', properties: {}, additionalProperties: false },
   annotations: { title: 'Tether status', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
 };
 

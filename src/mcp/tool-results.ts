@@ -5,6 +5,7 @@
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import { TetherError, type ToolDescriptor, type ToolResult } from '../protocol/index.js';
+import { argumentValidator, type ArgumentValidator } from '../schema/tool-arguments.js';
 
 /** The key under which a Tether error's code and data travel in a result's _meta. */
 export const ERROR_META_KEY = 'tether/error';
@@ -44,4 +45,14 @@ export function toMcpTool(tool: ToolDescriptor): Tool {
 /** A tool may run again after the host lost it only if running it twice is harmless. */
 export function isRerunnable(tool: ToolDescriptor): boolean {
   return tool.annotations.readOnlyHint === true || tool.annotations.idempotentHint === true;
+}
+
+/** Built on first use: the JSON Schema compiler takes ~80 ms to load, which `tether mcp`'s start need not pay. */
+const frontToolValidators = new Map<string, ArgumentValidator>();
+
+/** The arguments of one of the front's own tools, checked as a host checks its tools' (INVALID_ARGUMENTS). */
+export function frontToolArguments(tool: Tool, args: Record<string, unknown>): Record<string, unknown> {
+  let validate = frontToolValidators.get(tool.name);
+  if (!validate) frontToolValidators.set(tool.name, (validate = argumentValidator(tool.name, tool.inputSchema as Record<string, unknown>)));
+  return validate(args);
 }

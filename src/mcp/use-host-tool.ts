@@ -6,8 +6,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import { TetherError } from '../protocol/index.js';
-import { argumentValidator, type ArgumentValidator } from '../schema/tool-arguments.js';
-import { errorResult } from './tool-results.js';
+import { errorResult, frontToolArguments } from './tool-results.js';
 import type { Front } from './front.js';
 
 export const USE_HOST_TOOL: Tool = {
@@ -24,13 +23,9 @@ export const USE_HOST_TOOL: Tool = {
   annotations: { title: 'Use another editor', readOnlyHint: false, idempotentHint: true, openWorldHint: false },
 };
 
-/** Built on first use: the JSON Schema compiler takes ~80 ms to load, which `tether mcp`'s start need not pay. */
-let validate: ArgumentValidator | undefined;
-
 /** The project folder the call names, checked: the arguments the schema says, and a folder that exists. */
 export function useHostProject(args: Record<string, unknown>): string {
-  validate ??= argumentValidator(USE_HOST_TOOL.name, USE_HOST_TOOL.inputSchema as Record<string, unknown>);
-  const project = resolve(validate(args).project as string);
+  const project = resolve(frontToolArguments(USE_HOST_TOOL, args).project as string);
   let folder = false;
   try {
     folder = statSync(project).isDirectory();

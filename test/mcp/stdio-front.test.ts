@@ -196,6 +196,10 @@ describe('tether mcp over stdio', () => {
     expect(tools.find((t) => t.name === 'delete_gameobject')?.annotations).toMatchObject({ destructiveHint: true, idempotentHint: false });
     const unknown = await client.callTool({ name: 'get_hierarchie', arguments: {} });
     expect(textOf(unknown)).toContain('get_hierarchy');
+    // Tether's own tools take only what their schemas name, as the editor's do.
+    const status = await client.callTool({ name: 'tether_status', arguments: { verbose: true } });
+    expect(status.isError).toBe(true);
+    expect(textOf(status)).toContain('"verbose" is not an argument of this tool');
     const outside = await client.callTool({ name: 'delete_gameobject', arguments: { path: '/Nope' } });
     expect(outside.isError).toBe(true);
     expect(lines(join(workspace.project, 'Library', 'Tether', 'executions.jsonl')).map((l) => (l as { tool: string }).tool)).toEqual(['delete_gameobject']);
