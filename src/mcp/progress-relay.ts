@@ -6,8 +6,15 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { CallProgress } from '../protocol/index.js';
 
+/**
+ * What a notification that carries no new figure (a heartbeat, a keepalive) adds: MCP wants
+ * every progress value higher than the last, and a whole step would shift the figures the
+ * editor reports after it ("3 of 6" shown as "4 of 6").
+ */
+const TICK = 0.001;
+
 export class ProgressRelay {
-  private last = 0;
+  private last: number | undefined;
   private lastSentAt = Date.now();
   private readonly timer: NodeJS.Timeout | undefined;
   private readonly token: string | number | undefined;
@@ -37,7 +44,7 @@ export class ProgressRelay {
   private send(progress: number | undefined, total: number | undefined, message: string): void {
     if (this.token === undefined) return;
     // MCP progress must increase: the host's own figure when it moves forward, else a tick.
-    const value = progress !== undefined && progress > this.last ? progress : this.last + 1;
+    const value = progress !== undefined && (this.last === undefined || progress > this.last) ? progress : (this.last ?? -TICK) + TICK;
     this.last = value;
     this.lastSentAt = Date.now();
     const params = { progressToken: this.token, progress: value, ...(total !== undefined && value <= total ? { total } : {}), message };
