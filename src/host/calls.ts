@@ -328,6 +328,9 @@ export class CallManager {
     if (this.options.tools().get(call.entry.tool)?.descriptor.execution.mainThread !== false) this.executor.enqueue(call.entry.lane, call);
     else if (this.awaitingRequesters.has(call)) this.heldOffThread.push(call);
     else void this.execute(call);
+    // Queued behind other work: said at once, not at the first heartbeat (a call that starts
+    // at once has already said "running", or needs to say nothing before its result).
+    if (call.entry.state === 'queued' && call.waited) this.sendProgress(call, false);
     this.ensureHeartbeat();
   }
 

@@ -247,6 +247,35 @@ describe('Host', () => {
     expect(beats.filter((b) => (b as { heartbeat: boolean }).heartbeat).length).toBeGreaterThanOrEqual(3);
   });
 
+  it('tells a call queued behind another so at once, not at the first heartbeat', async () => {
+    let finish!: () => void;
+    const host = await startHost((h) =>
+      h.tool({ name: 'hold', description: 'Runs until released', input: z.object({ tag: z.string() }), handler: () => new Promise<string>((resolve) => (finish = () => resolve('done'))) }),
+      { heartbeatMs: 60_000 },
+    );
+    const notices: Array<{ callId: string; state: string; heartbeat: boolean }> = [];
+    let heard!: () => void;
+    const queuedNotice = new Promise<void>((resolve) => (heard = resolve));
+    const session = await connectToHost({
+      port: host.port as number,
+      token: host.token,
+      prepare: (rpc) =>
+        rpc.onNotification(METHODS.callProgress, (p) => {
+          notices.push(p as (typeof notices)[number]);
+          heard();
+        }),
+    });
+    cleanups.push(() => session.rpc.close());
+    const first = session.rpc.request(METHODS.callStart, { callId: 'first', tool: 'hold', arguments: { tag: 'a' } });
+    const second = session.rpc.request(METHODS.callStart, { callId: 'second', tool: 'hold', arguments: { tag: 'b' } });
+    await queuedNotice;
+    expect(notices).toEqual([expect.objectContaining({ callId: 'second', state: 'queued', heartbeat: false })]);
+    finish();
+    await first;
+    finish();
+    await second;
+  });
+
   it('refuses a wrong token with a typed error and closes', async () => {
     const host = await startHost();
     await expect(connectToHost({ port: host.port as number, token: 'nope' })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
