@@ -257,7 +257,7 @@ function inTermsOfKey(error: unknown, key: string): unknown {
   const tool = typeof failure.data.tool === 'string' ? ` (tool "${failure.data.tool}")` : '';
   return new TetherError(
     'CALL_ID_CONFLICT',
-    `The idempotency key "${key}" was already used for a different call${tool}. Use a fresh key for a new operation; the same key with the same arguments returns the first call's result.`,
+    `The idempotency key "${key}" was already used for a different call${tool}. Use a fresh key for a new operation; the same key with the same arguments, written the same way (defaults are not filled in before comparing), returns the first call's result.`,
     { ...failure.data, idempotencyKey: key },
   );
 }

@@ -114,7 +114,7 @@ export const editorTools = [
     name: 'build_player',
     title: 'Build player',
     description:
-      'Builds a player for a target platform. Blocks the editor main thread for the whole build (minutes on real projects) and is NOT idempotent: every run produces a new build.',
+      'Builds a player for a target platform. Blocks the editor main thread for the whole build (minutes on real projects) and is NOT idempotent: every run produces a new build. An identical call made while one is queued or running shares that build instead of starting another.',
     input: z.object({
       target: z.enum(BUILD_TARGETS).default('StandaloneLinux64'),
       development: z.boolean().default(false),
