@@ -36,6 +36,8 @@ export function whyNotPrivate(stats: Ownership, bits: number, uid = process.getu
 }
 
 /** A private directory that Tether will not use: what is wrong with it, and what to do. */
+const STICKY = 0o1000;
+
 export class UnsafeDirectoryError extends Error {
   override readonly name = 'UnsafeDirectoryError';
   readonly code = 'UNSAFE_DIRECTORY';
@@ -43,11 +45,9 @@ export class UnsafeDirectoryError extends Error {
   constructor(
     readonly path: string,
     readonly problem: string,
+    remedy = 'Remove it (Tether recreates it, 0700), or set TETHER_HOME to a directory of your own (for example one made by `mktemp -d`).',
   ) {
-    super(
-      `Refusing to use ${path}: ${problem}. Tether keeps tokens and other private state there, so it must be a real directory that only you own and use. ` +
-        'Remove it (Tether recreates it, 0700), or set TETHER_HOME to a directory of your own (for example one made by `mktemp -d`).',
-    );
+    super(`Refusing to use ${path}: ${problem}. Tether keeps tokens and other private state there, so it must be a real directory that only you own and use. ${remedy}`);
   }
 }
 
@@ -72,6 +72,14 @@ export function ensurePrivateDir(dir: string): void {
   if (stats.isSymbolicLink()) throw new UnsafeDirectoryError(dir, `it is a symbolic link (to ${readlinkSync(dir)})`);
   const foreign = whyNotPrivate(stats, 0, uid); // only the owner: a mode of ours we can fix
   if (foreign) throw new UnsafeDirectoryError(dir, foreign);
+  // A sticky directory is shared by design (/tmp, run as root, is "ours"): never narrowed.
+  if ((stats.mode & STICKY) !== 0) {
+    throw new UnsafeDirectoryError(
+      dir,
+      `it is a directory shared with every user (mode ${(stats.mode & 0o7777).toString(8)}, like /tmp), which Tether will not make private`,
+      'Give Tether a directory of its own inside it instead (TETHER_HOME, or the host\'s recordsDir).',
+    );
+  }
   if ((stats.mode & OPEN_TO_OTHERS) !== 0) chmodSync(dir, 0o700);
 }
 

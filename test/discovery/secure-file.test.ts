@@ -78,6 +78,18 @@ describe('ensurePrivateDir', () => {
     expect(mode(join(hosts, 'a.json'))).toBe(0o600);
   });
 
+  it('never narrows a shared (sticky) directory such as /tmp, even one of this user\'s', () => {
+    const shared = join(home(), 'shared');
+    mkdirSync(shared);
+    chmodSync(shared, 0o1777);
+    expect(() => ensurePrivateDir(shared)).toThrow(/shared with every user \(mode 1777, like \/tmp\).*a directory of its own inside it/);
+    expect(mode(shared)).toBe(0o777);
+    expect(statSync(shared).mode & 0o1000).toBe(0o1000);
+    // Inside it, a directory of Tether's own is fine.
+    ensurePrivateDir(join(shared, 'tether'));
+    expect(mode(join(shared, 'tether'))).toBe(0o700);
+  });
+
   it('refuses a symbolic link, even to a private directory, saying where it points and what to do', () => {
     const root = home();
     const target = join(root, 'elsewhere');
