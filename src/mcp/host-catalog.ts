@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
-import { METHODS, type PromptDescriptor, type ResourceDescriptor, type ResourceTemplateDescriptor, type ToolDescriptor } from '../protocol/index.js';
+import { METHODS, TetherError, type PromptDescriptor, type ResourceDescriptor, type ResourceTemplateDescriptor, type RpcConnection, type ToolDescriptor } from '../protocol/index.js';
 import { WRITABLE_BY_OTHERS, readPrivateFile, writePrivateFile } from '../discovery/secure-file.js';
 import { argumentValidator, type ArgumentValidator } from '../schema/tool-arguments.js';
 import type { HostLink } from '../link/host-link.js';
@@ -120,12 +120,12 @@ export class HostCatalog extends EventEmitter<HostCatalogEvents> {
   private async fetch(which: Which): Promise<void> {
     const rpc = await this.link.connection(0);
     const next: CachedLists = { ...this.lists };
-    if (which === 'all' || which === 'tools') next.tools = this.mirrorable((await rpc.request<{ tools: ToolDescriptor[] }>(METHODS.toolsList)).tools);
+    if (which === 'all' || which === 'tools') next.tools = this.mirrorable(await listOf<ToolDescriptor>(rpc, METHODS.toolsList, 'tools'));
     if (which === 'all' || which === 'resources') {
-      next.resources = (await rpc.request<{ resources: ResourceDescriptor[] }>(METHODS.resourcesList)).resources;
-      next.resourceTemplates = (await rpc.request<{ resourceTemplates: ResourceTemplateDescriptor[] }>(METHODS.resourceTemplatesList)).resourceTemplates;
+      next.resources = await listOf<ResourceDescriptor>(rpc, METHODS.resourcesList, 'resources');
+      next.resourceTemplates = await listOf<ResourceTemplateDescriptor>(rpc, METHODS.resourceTemplatesList, 'resourceTemplates');
     }
-    if (which === 'all' || which === 'prompts') next.prompts = (await rpc.request<{ prompts: PromptDescriptor[] }>(METHODS.promptsList)).prompts;
+    if (which === 'all' || which === 'prompts') next.prompts = await listOf<PromptDescriptor>(rpc, METHODS.promptsList, 'prompts');
     const previous = this.lists;
     this.lists = next;
     this.refreshed = true;
@@ -189,5 +189,19 @@ export class HostCatalog extends EventEmitter<HostCatalogEvents> {
     } catch (error) {
       this.onError(error);
     }
+  }
+}
+
+/**
+ * One of the host's lists. A host that does not offer the feature answers METHOD_NOT_FOUND
+ * (protocol.md §13: no such feature), which is an empty list, not a failure that would cost
+ * the other lists too: a host of tools alone still has its tools listed.
+ */
+async function listOf<T>(rpc: RpcConnection, method: string, key: string): Promise<T[]> {
+  try {
+    return ((await rpc.request<Record<string, T[]>>(method))[key] ?? []) as T[];
+  } catch (error) {
+    if (TetherError.from(error).code === 'METHOD_NOT_FOUND') return [];
+    throw error;
   }
 }

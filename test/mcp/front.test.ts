@@ -116,6 +116,26 @@ describe('the MCP tool list', () => {
   });
 });
 
+describe('a host that offers tools alone', () => {
+  it('still has its tools listed: a list method it does not have (METHOD_NOT_FOUND) is an empty list', async () => {
+    const { home, project } = await fakeEditor((message, connection) => {
+      if (!isRequest(message)) return;
+      if (message.method === 'tools/list') connection.send({ jsonrpc: '2.0', id: message.id, result: { tools: [BUILD] } });
+      else connection.send({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: `Unknown method "${message.method}".` } });
+    });
+    const front = new Front({ home, project, waitMs: 10_000 }).start();
+    cleanups.push(() => front.close());
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createMcpServer(front, 'legacy').connect(serverSide);
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(clientSide);
+    cleanups.push(() => client.close());
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['build', 'tether_status']);
+    expect((await client.listResources()).resources).toEqual([]);
+    expect((await client.listPrompts()).prompts).toEqual([]);
+  });
+});
+
 describe('a front that is closing', () => {
   it('sends no new call while it cancels the ones in flight: a late one is refused as never started, and the editor never sees it', async () => {
     const starts: string[] = [];
