@@ -209,9 +209,14 @@ export class CallManager {
       return this.await(params.callId, observer, abandoned);
     }
     this.accept(entry);
-    // Attached before it is queued, so the starter hears even the first "running" progress.
-    this.enqueue(entry, { observer, callId: entry.callId, waiting: 0 });
-    return this.await(params.callId, observer, abandoned);
+    // Its listener attached (so the starter hears even the first "running" progress) and its
+    // requester waiting before it is scheduled: a tool that fails at once, as it is called,
+    // ends the call right there, and must find its requester there, or the answer would
+    // read as a replay.
+    const call = this.track(entry, { observer, callId: entry.callId, waiting: 0 });
+    const outcome = this.await(params.callId, observer, abandoned);
+    this.schedule(call);
+    return outcome;
   }
 
   status(callId: string): CallStatus {
@@ -298,10 +303,6 @@ export class CallManager {
     this.graceTimer = undefined;
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     this.heartbeatTimer = undefined;
-  }
-
-  private enqueue(entry: JournalEntry, listener?: Listener): void {
-    this.schedule(this.track(entry, listener));
   }
 
   /** Makes a queued entry a live execution that requesters can attach to; schedule runs it. */

@@ -51,6 +51,23 @@ describe('Host', () => {
     expect(result.replayed).toBe(false);
   });
 
+  it('answers a tool that throws as it is called with its failure, not as a replay; its repeat is the replay', async () => {
+    const host = await startHost((h) =>
+      h.tool({
+        name: 'broken',
+        description: 'Throws before it returns anything',
+        handler: () => {
+          throw new Error('no scene is open');
+        },
+      }),
+    );
+    const { rpc } = await connect(host);
+    const failed = await rpc.request(METHODS.callStart, { callId: 'b-1', tool: 'broken' }).catch((error: TetherError) => error);
+    expect(failed).toMatchObject({ code: 'TOOL_FAILED', message: expect.stringContaining('no scene is open'), data: { callId: 'b-1', replayed: false } });
+    const again = await rpc.request(METHODS.callStart, { callId: 'b-1', tool: 'broken' }).catch((error: TetherError) => error);
+    expect(again).toMatchObject({ code: 'TOOL_FAILED', data: { callId: 'b-1', replayed: true } });
+  });
+
   it('keeps finished read-only calls within their memory budget, oldest forgotten first, every result delivered whole', async () => {
     let runs = 0;
     const host = await startHost(
