@@ -6,6 +6,8 @@
 import { createServer, type Server } from 'node:net';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TETHER_BIN, TetherProcess, cleanupProcesses, createWorkspace, runToExit, type Workspace } from '../helpers/processes.js';
 
@@ -30,8 +32,21 @@ describe('tether start', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const { token } = JSON.parse(readFileSync(join(workspace.home, 'serve.json'), 'utf8')) as { token: string };
     await expect.poll(async () => (await fetch(url!.replace('/mcp', '/healthz'), { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
-    // The stdio configuration it prints runs tether mcp for that project; tether call reaches the same editor.
-    expect(start.lines.join('\n')).toMatch(new RegExp(`"mcp",\\s+"--project",\\s+"${project}"`));
+    // The stdio configuration it prints, started as an MCP client would (from its own
+    // environment, which has no TETHER_HOME), reaches that editor; so does tether call.
+    const from = start.lines.indexOf('Connect an MCP client over stdio (Claude Code, Cursor, VS Code…):') + 1;
+    const printed = JSON.parse(start.lines.slice(from, start.lines.indexOf('}', from) + 1).join('\n')) as {
+      mcpServers: { unity: { command: string; args: string[]; env?: Record<string, string> } };
+    };
+    const { command, args, env } = printed.mcpServers.unity;
+    expect(args).toEqual([expect.stringMatching(/bin\/tether\.js$/), 'mcp', '--project', project]);
+    const client = new Client({ name: 'start-test', version: '1' });
+    await client.connect(new StdioClientTransport({ command, args, env: { PATH: process.env.PATH ?? '', HOME: workspace.project, ...env }, stderr: 'ignore' }));
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('get_hierarchy');
+    } finally {
+      await client.close();
+    }
     const called = await runToExit(process.execPath, [TETHER_BIN, 'call', 'get_hierarchy', '--project', project], { env: workspace.env });
     expect(called.code, called.stderr).toBe(0);
     expect(called.stdout).toContain('"scene": "SampleScene"');

@@ -22,7 +22,9 @@ export async function run(options: { project?: string; buildSeconds?: number; po
     throw error;
   }
   const bin = join(packageRoot(), 'bin', 'tether.js');
-  const stdioConfig = { mcpServers: { unity: { command: process.execPath, args: [bin, 'mcp', '--project', project] } } };
+  // A TETHER_HOME of its own is where the editor's record is: the client's `tether mcp` must look there too.
+  const env = process.env.TETHER_HOME ? { env: { TETHER_HOME: tetherHome() } } : {};
+  const stdioConfig = { mcpServers: { unity: { command: process.execPath, args: [bin, 'mcp', '--project', project], ...env } } };
   const httpConfig = { mcpServers: { unity: { type: 'http', url: server.url, headers: { Authorization: `Bearer ${server.token}` } } } };
   process.stdout.write(
     [
@@ -38,7 +40,7 @@ export async function run(options: { project?: string; buildSeconds?: number; po
       JSON.stringify(httpConfig, null, 2),
       `  (Claude Code: claude mcp add --transport http unity ${server.url} --header "Authorization: Bearer $(cat ${tokenPath(tetherHome())})")`,
       '',
-      `From a terminal: node ${bin} tools --project ${project}   (the tools and their arguments)`,
+      `From a terminal${process.env.TETHER_HOME ? ` (with TETHER_HOME=${tetherHome()})` : ''}: node ${bin} tools --project ${project}   (the tools and their arguments)`,
       `                 node ${bin} call get_hierarchy --project ${project}`,
       'Press Ctrl+C to stop.',
       '',
