@@ -22,8 +22,9 @@ export const toolChecks: readonly Check[] = [
         assert(typeof tool.description === 'string', `${where}: description must be a string, got ${show(tool.description)}`);
         // Checked field by field: the protocol's zod schema would fill in defaults and hide a missing one.
         assert(isRecord(tool.inputSchema) && tool.inputSchema.type === 'object', `${where}: inputSchema must be a JSON Schema object with type "object", got ${show(tool.inputSchema)}`);
-        assert(isRecord(tool.annotations), `${where}: annotations must be an object, got ${show(tool.annotations)}`);
-        assert(isRecord(tool.execution), `${where}: execution must be an object, got ${show(tool.execution)}`);
+        // SHOULD be sent (protocol.md §7.2; a client applies the defaults when they are not), and objects when they are.
+        assert(tool.annotations === undefined || isRecord(tool.annotations), `${where}: annotations must be an object when sent, got ${show(tool.annotations)}`);
+        assert(tool.execution === undefined || isRecord(tool.execution), `${where}: execution must be an object when sent, got ${show(tool.execution)}`);
       }
     },
   },

@@ -119,14 +119,21 @@ describe('conformance suite against SDK hosts', () => {
     expect(report.results).toMatchObject([{ id: 'progress.heartbeat', status: 'failed' }]);
   });
 
-  it('fails the tools/list check on a host whose descriptors lack execution hints', async () => {
+  it('passes a host whose descriptors leave out their hints (a SHOULD: clients apply the defaults), and fails one whose hints are not objects', async () => {
     const subject = await startHost((options) => {
       const host = new Host(options);
-      const descriptor = { name: 'bare', description: 'No execution hints', inputSchema: { type: 'object' }, annotations: {} };
+      const bare = { name: 'bare', description: 'No hints at all', inputSchema: { type: 'object' } };
+      host.addTool({ descriptor: bare as unknown as ToolDescriptor, validate: (args) => args, handler: () => 'ok' });
+      return host;
+    });
+    expect((await run(subject, 'tools.list')).results).toMatchObject([{ id: 'tools.list', status: 'passed' }]);
+
+    const wrong = await startHost((options) => {
+      const host = new Host(options);
+      const descriptor = { name: 'odd', description: 'Hints of the wrong kind', inputSchema: { type: 'object' }, annotations: {}, execution: 'fast' };
       host.addTool({ descriptor: descriptor as unknown as ToolDescriptor, validate: (args) => args, handler: () => 'ok' });
       return host;
     });
-    const report = await run(subject, 'tools.list');
-    expect(report.results).toMatchObject([{ id: 'tools.list', status: 'failed', detail: expect.stringContaining('"bare": execution') }]);
+    expect((await run(wrong, 'tools.list')).results).toMatchObject([{ id: 'tools.list', status: 'failed', detail: expect.stringContaining('"odd": execution must be an object when sent') }]);
   });
 });
