@@ -264,6 +264,23 @@ function startByeWithHelloFake(ws: Parameters<typeof startFake>[0], bye: Record<
 }
 
 describe('HostLink against hand-made hosts', () => {
+  it('names the field a host\'s handshake answer gets wrong, for whoever implements the host', async () => {
+    const ws = workspace();
+    const fake = await startFake(ws, (message, connection, host) => {
+      if (!isRequest(message) || message.method !== 'tether/hello') return;
+      const { capabilities: _left, ...result } = helloResult(host.instanceId, host.projectPath);
+      connection.send({ jsonrpc: '2.0', id: message.id, result });
+    });
+    fake.writeRecord(ws.recordsDir);
+    const link = makeLink(ws, NO_RETRY);
+    const lost = waitForState(link, 'lost');
+    link.start();
+    await lost;
+    expect(link.lastFailure).toMatchObject({ code: 'INVALID_REQUEST', data: { field: 'capabilities' } });
+    expect(link.lastFailure?.message).toContain('unexpected shape (capabilities: ');
+    expect(link.lastFailure?.message).toContain('protocol.md §6.2');
+  });
+
   it('THE HANDSHAKE RACE: hello reply and bye in one write, then EOF → lost, never authenticated on a dead socket', async () => {
     const ws = workspace();
     const bye = { reason: 'shutdown', message: 'Shutting down right after the handshake.', at: Date.now() };
