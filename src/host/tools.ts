@@ -4,7 +4,7 @@
  * the offending field.
  */
 import { z } from 'zod';
-import { type Content, type DuplicatePolicy, type ElicitResult, type LogLevel, type ToolDescriptor, type ToolResult } from '../protocol/index.js';
+import { TetherError, type Content, type DuplicatePolicy, type ElicitResult, type LogLevel, type ToolDescriptor, type ToolResult } from '../protocol/index.js';
 export { unknownTool } from '../schema/suggest.js';
 import { argumentValidator, strictArguments } from '../schema/tool-arguments.js';
 
@@ -86,14 +86,48 @@ export function registerRemoteTool(descriptor: ToolDescriptor, handler: Register
   return { descriptor, validate: argumentValidator(descriptor.name, descriptor.inputSchema), handler };
 }
 
-/** Turns whatever a handler returned into a ToolResult. */
-export function toToolResult(value: ToolReturn): ToolResult {
+/** Turns whatever a handler returned into a ToolResult; one it returned whole must be well formed. */
+export function toToolResult(value: ToolReturn, tool = 'the tool'): ToolResult {
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
   if (value === undefined || value === null) return { content: [] };
-  if (isToolResult(value)) return value;
+  if (isToolResult(value)) {
+    const problem = malformedContent(value.content);
+    if (problem) {
+      // Said here, in the editor's terms, rather than as a client's schema error about a result it cannot read.
+      throw new TetherError(
+        'TOOL_FAILED',
+        `Tool "${tool}" ran, but returned a result MCP clients cannot read: ${problem}. Its effects have happened: fix the tool's result rather than calling it again.`,
+        { tool, problem },
+      );
+    }
+    return value;
+  }
   const text: Content = { type: 'text', text: JSON.stringify(value, null, 2) };
   if (typeof value === 'object' && !Array.isArray(value)) return { content: [text], structuredContent: value as Record<string, unknown> };
   return { content: [text] };
+}
+
+/** Fields each MCP content type must have, as strings (other types pass: a newer MCP may have them). */
+const REQUIRED_STRINGS: Record<string, readonly string[]> = {
+  text: ['text'],
+  image: ['data', 'mimeType'],
+  audio: ['data', 'mimeType'],
+  resource_link: ['uri', 'name'],
+};
+
+/** What is wrong with a result's content, if anything. */
+function malformedContent(content: unknown[]): string | undefined {
+  for (const [index, item] of content.entries()) {
+    if (typeof item !== 'object' || item === null || typeof (item as { type?: unknown }).type !== 'string') return `content[${index}] is not an object with a "type"`;
+    const { type } = item as { type: string };
+    for (const field of REQUIRED_STRINGS[type] ?? []) {
+      if (typeof (item as Record<string, unknown>)[field] !== 'string') return `content[${index}] (${type}) needs "${field}" as a string`;
+    }
+    if (type === 'resource' && (typeof (item as { resource?: unknown }).resource !== 'object' || (item as { resource?: unknown }).resource === null)) {
+      return `content[${index}] (resource) needs "resource" as an object`;
+    }
+  }
+  return undefined;
 }
 
 function isToolResult(value: unknown): value is ToolResult {

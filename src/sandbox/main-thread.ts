@@ -141,13 +141,13 @@ async function runCall(callId: string, name: string, rawArgs: Record<string, unk
   };
   try {
     const args = tool.input.parse(rawArgs) as Record<string, unknown>;
-    const value: ToolReturn = await tool.run(args, contextFor(callId, reload));
+    const result = toToolResult((await tool.run(args, contextFor(callId, reload))) as ToolReturn, name);
     announceChanges();
     post({
       type: 'done',
       callId,
       ok: true,
-      result: toToolResult(value),
+      result,
       ...(reload.cause ? { reload: reload.cause } : {}),
       state: playing ? 'playing' : 'ready',
     });

@@ -68,6 +68,20 @@ describe('Host', () => {
     expect(again).toMatchObject({ code: 'TOOL_FAILED', data: { callId: 'b-1', replayed: true } });
   });
 
+  it('refuses a result MCP clients cannot read as the tool\'s failure, naming what is wrong; passes content types it does not know', async () => {
+    const host = await startHost((h) =>
+      h
+        .tool({ name: 'bad_image', description: 'An image without its type', handler: () => ({ content: [{ type: 'image', data: 'AAAA' }] }) as never })
+        .tool({ name: 'sound', description: 'Audio', handler: () => ({ content: [{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }, { type: 'future_kind', x: 1 }] }) as never }),
+    );
+    const { rpc } = await connect(host);
+    const refused = await rpc.request(METHODS.callStart, { callId: 'i-1', tool: 'bad_image' }).catch((error: TetherError) => error);
+    expect(refused).toMatchObject({ code: 'TOOL_FAILED', message: expect.stringContaining('content[0] (image) needs "mimeType" as a string'), data: { tool: 'bad_image' } });
+    expect((refused as TetherError).message).toContain('Its effects have happened');
+    const sound = await rpc.request<{ result: { content: unknown[] } }>(METHODS.callStart, { callId: 'a-1', tool: 'sound' });
+    expect(sound.result.content).toHaveLength(2);
+  });
+
   it('keeps finished read-only calls within their memory budget, oldest forgotten first, every result delivered whole', async () => {
     let runs = 0;
     const host = await startHost(
