@@ -15,7 +15,7 @@ const MAX_TESTABLE_FRAME_TIMEOUT_MS = 5_000;
 /** A raw connection that has completed the handshake. */
 async function authenticated({ target, raw }: CheckContext): Promise<RawConnection> {
   const connection = await raw();
-  const response = await connection.hello(target.token);
+  const response = await connection.hello(target);
   assert(!('error' in response), `the hello was refused: ${show('error' in response ? response.error : undefined)}`);
   return connection;
 }
@@ -41,7 +41,7 @@ export const framingChecks: readonly Check[] = [
     title: 'a hello sent in 1-byte writes is answered',
     async run({ target, raw }) {
       const connection = await raw();
-      await connection.writeBytewise(helloFrame('bytewise', target.token));
+      await connection.writeBytewise(helloFrame('bytewise', target));
       const response = await connection.response('bytewise', 'the answer to a hello written byte by byte');
       assert('result' in response, `the hello failed: ${show('error' in response ? response.error : undefined)}`);
     },

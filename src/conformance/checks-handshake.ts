@@ -16,7 +16,7 @@ export const handshakeChecks: readonly Check[] = [
     title: 'a valid hello returns version, identity, capabilities, limits, heartbeat, state and connectionId',
     async run({ target, raw }) {
       const connection = await raw();
-      const hello = helloResultOf(await connection.hello(target.token));
+      const hello = helloResultOf(await connection.hello(target));
       assertEqual(hello.protocolVersion, PROTOCOL_VERSION, 'protocolVersion');
       assertEqual(hello.host.instanceId, target.record.instanceId, 'host.instanceId (vs. the host record)');
       assertEqual(hello.host.pid, target.record.pid, 'host.pid (vs. the host record)');
@@ -28,7 +28,7 @@ export const handshakeChecks: readonly Check[] = [
       assert(maxFrameBytes > 0 && maxHeaderBytes > 0 && frameTimeoutMs > 0, `limits must be positive: ${show(hello.limits)}`);
 
       // A connection id names one connection: a second one must get another.
-      const other = helloResultOf(await (await raw()).hello(target.token));
+      const other = helloResultOf(await (await raw()).hello(target));
       assert(other.connectionId !== hello.connectionId, `two connections got the same connectionId "${hello.connectionId}"`);
     },
   },
@@ -36,9 +36,9 @@ export const handshakeChecks: readonly Check[] = [
     id: 'handshake.wrong-token',
     requirement: 'HS-2',
     title: 'a wrong token is refused with UNAUTHORIZED, then the connection closes',
-    async run({ raw }) {
+    async run({ raw, target }) {
       const connection = await raw();
-      const response = await connection.hello(uniqueId('wrong-token'));
+      const response = await connection.hello({ token: uniqueId('wrong-token'), auth: target.auth });
       expectWireError('error' in response ? response.error : undefined, 'UNAUTHORIZED', 'hello with a wrong token');
       await connection.expectClose('after refusing a wrong token');
     },
@@ -49,7 +49,7 @@ export const handshakeChecks: readonly Check[] = [
     title: `protocol version ${UNSUPPORTED_VERSION} is refused with UNSUPPORTED_VERSION and data.supported, then the connection closes`,
     async run({ target, raw }) {
       const connection = await raw();
-      const response = await connection.hello(target.token, UNSUPPORTED_VERSION);
+      const response = await connection.hello(target, UNSUPPORTED_VERSION);
       const error = expectWireError('error' in response ? response.error : undefined, 'UNSUPPORTED_VERSION', `hello with protocolVersion ${UNSUPPORTED_VERSION}`);
       const supported = error.data?.supported;
       assert(
@@ -84,7 +84,7 @@ export const handshakeChecks: readonly Check[] = [
       // run it, nor accept the hello and a second call that follow the refused frame.
       const early = request(1, METHODS.callStart, { callId, tool: KIT.count, arguments: { key } });
       const late = request(3, METHODS.callStart, { callId: `${callId}-late`, tool: KIT.count, arguments: { key } });
-      await connection.write(Buffer.concat([early, helloFrame(2, target.token), late]));
+      await connection.write(Buffer.concat([early, helloFrame(2, target), late]));
       const response = await connection.response(1, 'the answer to calls/start before the hello');
       expectWireError('error' in response ? response.error : undefined, 'HANDSHAKE_REQUIRED', 'calls/start before the hello');
       await connection.expectClose('after refusing a call before the hello');

@@ -5,6 +5,7 @@
  */
 import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
+import { PROOF_AUTH, clientProof, newNonce } from '../discovery/host-proof.js';
 import { openSocket } from '../link/host-client.js';
 import { FrameDecoder, METHODS, PROTOCOL_VERSION, type ErrorResponse, type Message, type RequestId, type ResponseMessage, validateMessage } from '../protocol/index.js';
 import { show } from './assertions.js';
@@ -31,8 +32,17 @@ export function request(id: RequestId, method: string, params?: unknown): Buffer
   return frame({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
 }
 
-export function helloFrame(id: RequestId, token: string, protocolVersion = PROTOCOL_VERSION): Buffer {
-  return request(id, METHODS.hello, { token, protocolVersion, client: { name: 'tether-conformance' } });
+/** What a hello presents: the token, or, to a host whose record asks for proofs, a proof of it (never the token: protocol.md §12). */
+export interface Credentials {
+  token: string;
+  auth?: string | undefined;
+}
+
+export function helloFrame(id: RequestId, credentials: Credentials, protocolVersion = PROTOCOL_VERSION): Buffer {
+  const { token, auth } = credentials;
+  const nonce = auth === PROOF_AUTH ? newNonce() : undefined;
+  const presented = nonce ? { proof: { nonce, mac: clientProof(token, nonce) } } : { token };
+  return request(id, METHODS.hello, { ...presented, protocolVersion, client: { name: 'tether-conformance' } });
 }
 
 export class RawConnection {
@@ -82,8 +92,8 @@ export class RawConnection {
   }
 
   /** Sends a hello and returns the host's answer to it. */
-  async hello(token: string, protocolVersion = PROTOCOL_VERSION, id: RequestId = 'hello'): Promise<ResponseMessage> {
-    await this.write(helloFrame(id, token, protocolVersion));
+  async hello(credentials: Credentials, protocolVersion = PROTOCOL_VERSION, id: RequestId = 'hello'): Promise<ResponseMessage> {
+    await this.write(helloFrame(id, credentials, protocolVersion));
     return this.response(id, 'the answer to tether/hello');
   }
 
