@@ -110,6 +110,9 @@ export interface HostCore {
   firstUseOf(nonce: string): boolean;
 }
 
+/** Tool names MCP clients take (the MCP specification's guidance for tool names). */
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
 /** Proof nonces remembered per listener; past it the oldest are forgotten (each is 144 random bits). */
 const MAX_REMEMBERED_NONCES = 65_536;
 
@@ -206,8 +209,21 @@ export class Host implements HostCore {
     return this.addTool(registerTool(definition));
   }
 
+  /**
+   * Adds a tool. Mistakes an editor's integrator can make are refused here, when the tool is
+   * added, not found later by a client: a name taken already (removeTool first, to replace a
+   * tool), a name MCP clients would not take, an input that is not an object, no handler.
+   */
   addTool(tool: RegisteredTool): this {
-    this.tools.set(tool.descriptor.name, tool);
+    const { name, inputSchema } = tool.descriptor;
+    const refuse = (problem: string): never => {
+      throw new TetherError('INTERNAL_ERROR', `Tool "${name}" cannot be added: ${problem}.`, { tool: name });
+    };
+    if (typeof name !== 'string' || !TOOL_NAME.test(name)) refuse('a tool name is 1 to 128 letters, digits, "_", "-" or "." (MCP clients refuse others)');
+    if (this.tools.has(name)) refuse('a tool of that name is already added (removeTool it first to replace it)');
+    if ((inputSchema as { type?: unknown } | undefined)?.type !== 'object') refuse('its input must be an object\'s schema (a zod object, or JSON Schema with "type": "object"), as MCP requires');
+    if (typeof tool.handler !== 'function') refuse('it has no handler function');
+    this.tools.set(name, tool);
     this.toolsChanged();
     return this;
   }

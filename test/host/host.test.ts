@@ -82,6 +82,28 @@ describe('Host', () => {
     expect(sound.result.content).toHaveLength(2);
   });
 
+  it('refuses, as it is added, a tool whose name is taken or not one MCP clients take, whose input is not an object, or that has no handler', () => {
+    const home = mkdtempSync(join(tmpdir(), 'tether-host-'));
+    const host = new Host({ kind: 'test', name: 'Test', version: '1.0.0', projectPath: home, recordsDir: join(home, 'hosts') });
+    host.tool({ name: 'spawn', description: 'Spawns', handler: () => 'ok' });
+    const refusal = (add: () => unknown): string => {
+      try {
+        add();
+      } catch (error) {
+        expect(error).toMatchObject({ code: 'INTERNAL_ERROR' });
+        return (error as Error).message;
+      }
+      throw new Error('not refused');
+    };
+    expect(refusal(() => host.tool({ name: 'spawn', description: 'Again', handler: () => 'ok' }))).toContain('already added (removeTool it first to replace it)');
+    expect(refusal(() => host.tool({ name: 'my tool!', description: 'Spaces', handler: () => 'ok' }))).toContain('1 to 128 letters, digits');
+    expect(refusal(() => host.tool({ name: 'shout', description: 'A string', input: z.string() as never, handler: () => 'ok' }))).toContain('its input must be an object\'s schema');
+    expect(refusal(() => host.tool({ name: 'idle', description: 'No handler' } as never))).toContain('it has no handler function');
+    // Replacing is removing first.
+    host.removeTool('spawn').tool({ name: 'spawn', description: 'Spawns, again', handler: () => 'ok' });
+    expect(host.toolDescriptors().map((t) => t.description)).toEqual(['Spawns, again']);
+  });
+
   it('keeps finished read-only calls within their memory budget, oldest forgotten first, every result delivered whole', async () => {
     let runs = 0;
     const host = await startHost(
