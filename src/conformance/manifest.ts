@@ -10,6 +10,7 @@ import { handshakeChecks } from './checks-handshake.js';
 import { livenessChecks } from './checks-liveness.js';
 import { progressChecks } from './checks-progress.js';
 import { reloadChecks } from './checks-reload.js';
+import { securityChecks } from './checks-security.js';
 import { statusChecks } from './checks-status.js';
 import { toolChecks } from './checks-tools.js';
 import type { Check } from './types.js';
@@ -24,5 +25,6 @@ export const CHECKS: readonly Check[] = [
   ...cancelChecks,
   ...progressChecks,
   ...fairnessChecks,
+  ...securityChecks,
   ...reloadChecks,
 ];

@@ -46,6 +46,8 @@ export const REQUIREMENTS = [
   { id: 'FA-1', text: 'Connections take turns on the main thread: one queueing many calls cannot starve another.' },
   { id: 'RL-1', text: 'Finished calls, including the one that triggered it, survive a domain reload and are replayed by callId.' },
   { id: 'SN-1', text: 'Before a reload, connections hear notifications/host/state "reloading" (with expectedMs), then a bye with reason "reload".' },
+  { id: 'SC-1', text: 'The host record, which holds the token, is a plain file only its owner may read or write (0600).' },
+  { id: 'SC-2', text: 'The host listens on loopback only.' },
 ] as const satisfies readonly Requirement[];
 
 export type RequirementId = (typeof REQUIREMENTS)[number]['id'];

@@ -3,12 +3,15 @@
  * (kit checks are skipped, not failed), with a JavaScript kit (the suite is not tied to the
  * sandbox), and with deliberate faults (the checks really fail).
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect, createServer, type Socket } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CHECKS, KIT, KIT_MISSING_REASON, formatResult, runConformance, type CheckResult, type ConformanceReport } from '../../src/conformance/index.js';
+import { recordPath } from '../../src/discovery/host-record.js';
+import { writePrivateFile } from '../../src/discovery/secure-file.js';
 import { Host, type HostOptions } from '../../src/host/index.js';
 import { TetherError, type HelloResult, type ToolDescriptor } from '../../src/protocol/index.js';
 
@@ -117,6 +120,44 @@ describe('conformance suite against SDK hosts', () => {
     });
     const report = await run(subject, 'progress.heartbeat');
     expect(report.results).toMatchObject([{ id: 'progress.heartbeat', status: 'failed' }]);
+  });
+
+  it('fails the record check on a host whose record others may read', async () => {
+    const subject = await startHost();
+    const record = recordPath(subject.recordsDir, subject.host.identity.instanceId);
+    chmodSync(record, 0o644);
+    expect((await run(subject, 'security.private-record')).results).toMatchObject([
+      { id: 'security.private-record', status: 'failed', detail: expect.stringContaining('has mode 0644, so other users may read the token in it') },
+    ]);
+    chmodSync(record, 0o600);
+    expect((await run(subject, 'security.private-record')).results).toMatchObject([{ status: 'passed' }]);
+  });
+
+  // Needs an address besides loopback to try the port on.
+  const hasNetwork = Object.values(networkInterfaces()).some((entries) => entries?.some((entry) => entry.family === 'IPv4' && !entry.internal));
+  it.skipIf(!hasNetwork)('fails the loopback check on a host whose port answers on the machine\'s other addresses', async () => {
+    const subject = await startHost();
+    // Every interface in front of the host, as a host listening on 0.0.0.0 would be; its record names that port.
+    const sockets = new Set<Socket>();
+    const open = createServer((socket) => {
+      const upstream = connect(subject.host.port as number, '127.0.0.1');
+      for (const end of [socket, upstream]) {
+        sockets.add(end);
+        end.on('error', () => undefined);
+        end.once('close', () => (end === socket ? upstream : socket).destroy());
+      }
+      socket.pipe(upstream).pipe(socket);
+    });
+    await new Promise<void>((resolve) => open.listen(0, '0.0.0.0', resolve));
+    cleanups.push(() => {
+      for (const socket of sockets) socket.destroy();
+      open.close();
+    });
+    const path = recordPath(subject.recordsDir, subject.host.identity.instanceId);
+    writePrivateFile(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), port: (open.address() as { port: number }).port }));
+    expect((await run(subject, 'security.loopback-only')).results).toMatchObject([
+      { id: 'security.loopback-only', status: 'failed', detail: expect.stringContaining('beyond loopback: listen on 127.0.0.1 only') },
+    ]);
   });
 
   it('passes a host whose descriptors leave out their hints (a SHOULD: clients apply the defaults), and fails one whose hints are not objects', async () => {
