@@ -266,7 +266,7 @@ export class Host implements HostCore {
 
   /** Restores the journal, starts listening and writes the host record. */
   async start(): Promise<{ port: number }> {
-    if (this.started) throw new Error('Host already started');
+    if (this.started) throw new TetherError('INTERNAL_ERROR', 'This host was started already: a Host starts once (make a new one to start again).');
     this.started = true;
     this.calls.restore();
     const server = createServer({ noDelay: true }, (socket) => this.accept(socket));
@@ -274,7 +274,19 @@ export class Host implements HostCore {
     server.on('error', () => undefined);
     const port = await listen(server, this.options.port);
     this.boundPort = port;
-    if (this.options.advertise) writeHostRecord(this.record(), this.recordsDir);
+    if (this.options.advertise) {
+      try {
+        writeHostRecord(this.record(), this.recordsDir);
+      } catch (error) {
+        // No client could find it: it stops listening rather than hold a port for nobody.
+        this.calls.dispose();
+        this.server = undefined;
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        throw new TetherError('INTERNAL_ERROR', `The host could not write its record in ${this.recordsDir}, so no client could find it, and it stopped listening: ${(error as Error).message}`, {
+          recordsDir: this.recordsDir,
+        });
+      }
+    }
     return { port };
   }
 
@@ -310,7 +322,13 @@ export class Host implements HostCore {
     await Promise.race([Promise.all([...this.sockets].map((socket) => new Promise((resolve) => socket.once('close', resolve)))), delay(CLOSE_GRACE_MS)]);
     for (const socket of this.sockets) socket.destroy();
     await serverClosed;
-    if (this.options.advertise && reason !== 'reload') removeHostRecord(this.identity.instanceId, this.recordsDir);
+    if (this.options.advertise && reason !== 'reload') {
+      try {
+        removeHostRecord(this.identity.instanceId, this.recordsDir);
+      } catch {
+        // There was none to remove (it could not be written), or its folder is gone.
+      }
+    }
   }
 
   // --- HostCore -----------------------------------------------------------------------

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -102,6 +102,20 @@ describe('Host', () => {
     // Replacing is removing first.
     host.removeTool('spawn').tool({ name: 'spawn', description: 'Spawns, again', handler: () => 'ok' });
     expect(host.toolDescriptors().map((t) => t.description)).toEqual(['Spawns, again']);
+  });
+
+  it('stops listening, and says where, when it cannot write its record; starts once', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'tether-host-'));
+    writeFileSync(join(home, 'file'), 'not a folder');
+    const host = new Host({ kind: 'test', name: 'Test', version: '1.0.0', projectPath: home, recordsDir: join(home, 'file', 'hosts') });
+    const failed = await host.start().catch((error: TetherError) => error);
+    expect(failed).toMatchObject({ code: 'INTERNAL_ERROR', message: expect.stringContaining(`could not write its record in ${join(home, 'file', 'hosts')}`) });
+    // Nothing listens on the port it had: a connection there is refused.
+    expect(host.port).toBeTypeOf('number');
+    const refused = await connectToHost({ port: host.port as number, token: host.token, timeoutMs: 1_000 }).catch((error: Error) => error);
+    expect(refused).toBeInstanceOf(Error);
+    await expect(host.close()).resolves.toBeUndefined();
+    await expect(host.start()).rejects.toMatchObject({ code: 'INTERNAL_ERROR', message: expect.stringContaining('a Host starts once') });
   });
 
   it('keeps finished read-only calls within their memory budget, oldest forgotten first, every result delivered whole', async () => {
