@@ -76,7 +76,12 @@ export function listHostRecords(dir = hostsDir(), log: WarningLog = processWarni
     } catch {
       continue; // half-written by a foreign tool, or removed while we read: not ours to judge
     }
-    if (!parsed.success) continue;
+    if (!parsed.success) {
+      // Whole, but not a record of this protocol: say which field, for whoever writes the host.
+      const issue = parsed.error.issues[0];
+      log.warn({ path, field: issue?.path.map(String).join('.') || '(the record)', reason: issue?.message }, 'host record not understood (protocol.md §12), so skipped');
+      continue;
+    }
     if (!isProcessAlive(parsed.data.pid)) {
       rmSync(path, { force: true });
       continue;

@@ -48,6 +48,16 @@ describe('listHostRecords', () => {
     expect(existsSync(planted) && existsSync(gone)).toBe(true);
   });
 
+  it('skips a record it does not understand, saying which field, for whoever writes the host', () => {
+    const { dir } = withRealRecord();
+    const { startedAt: _left, ...incomplete } = record('incomplete', 40_004);
+    const path = recordPath(dir, 'incomplete');
+    writeHostRecord(incomplete as HostRecord, dir);
+    const seen: Array<Record<string, unknown>> = [];
+    expect(listed(dir, { warn: (data, message) => void seen.push({ ...data, message }) })).toEqual(['real']);
+    expect(seen).toEqual([{ path, field: 'startedAt', reason: expect.any(String), message: 'host record not understood (protocol.md §12), so skipped' }]);
+  });
+
   it('never follows a symbolic link, even to a private record of this user\'s', () => {
     const { workspace, dir } = withRealRecord();
     const elsewhere = join(workspace.home, 'elsewhere');
