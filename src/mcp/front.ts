@@ -18,6 +18,8 @@ import { HostCatalog } from './host-catalog.js';
 import { callIdForKey, type CallRequestOptions } from './request-meta.js';
 import { isRerunnable } from './tool-results.js';
 
+const RELOADING = 'The editor is reloading its code domain; the call continues when it is back.';
+
 export interface FrontOptions {
   project?: string;
   cwd?: string;
@@ -125,12 +127,21 @@ export class Front {
   waitingMessage(): string {
     switch (this.link.state) {
       case 'reloading':
-        return 'The editor is reloading its code domain; the call continues when it is back.';
+        return RELOADING;
       case 'authenticated':
         return 'Waiting for the editor.';
       default:
+        // Its port refuses connections for a moment while it reloads: that is the reload, not a dead editor.
+        if (this.reloadingLately()) return RELOADING;
         return `Waiting for the editor to come back (${this.link.lastFailure?.message ?? this.link.state}).`;
     }
+  }
+
+  /** The editor said it was reloading, and is not yet past twice the time it said it would take (or 30 s). */
+  private reloadingLately(): boolean {
+    const notice = this.hostState;
+    if (notice?.state !== 'reloading') return false;
+    return Date.now() - notice.at < Math.max(30_000, 2 * (notice.expectedMs ?? 0));
   }
 
   /**

@@ -9,7 +9,8 @@ import type { Logger } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Front } from '../../src/mcp/front.js';
 import { createMcpServer } from '../../src/mcp/mcp-server.js';
-import { FakeHost, deferred, isRequest, tempDir, type FakeBehaviour } from '../link/fake-host.js';
+import { Host } from '../../src/host/index.js';
+import { FakeHost, deferred, isRequest, tempDir, waitForState, type FakeBehaviour } from '../link/fake-host.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -133,6 +134,28 @@ describe('a host that offers tools alone', () => {
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['build', 'tether_status']);
     expect((await client.listResources()).resources).toEqual([]);
     expect((await client.listPrompts()).prompts).toEqual([]);
+  });
+});
+
+describe('what a call waiting for the editor is told', () => {
+  it('says the editor is reloading while its port refuses connections during a reload, not that it may not be running', async () => {
+    const { dir, remove } = tempDir('tether-front-');
+    cleanups.push(remove);
+    const home = join(dir, 'home');
+    const project = join(dir, 'project');
+    mkdirSync(project);
+    const host = new Host({ kind: 'test', name: 'Reloading', version: '1.0.0', projectPath: project, recordsDir: join(home, 'hosts'), requeueGraceMs: 0 });
+    await host.start();
+    cleanups.push(() => host.close());
+    const front = new Front({ home, project, waitMs: 10_000 }).start();
+    cleanups.push(() => front.close());
+    await front.link.connection(5_000);
+    host.setState('reloading', 5_000);
+    await host.close({ reason: 'reload' }); // the record stays; nothing listens until it is back
+    // Attempts to reach it fail while it reloads: the link is lost, with the refusal as its reason.
+    await waitForState(front.link, 'lost');
+    expect(front.link.lastFailure?.message).toBeDefined();
+    expect(front.waitingMessage()).toBe('The editor is reloading its code domain; the call continues when it is back.');
   });
 });
 
