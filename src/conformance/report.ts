@@ -1,4 +1,5 @@
 /** The report's text form: one line per check and a summary line scripts can match. */
+import { whereStated } from './requirements.js';
 import type { CheckResult, ConformanceReport } from './types.js';
 
 const MARKS = { passed: '✓', failed: '✗', skipped: '-' } as const;
@@ -8,9 +9,13 @@ export function summarize(results: readonly CheckResult[]): ConformanceReport['s
   return { passed: count('passed'), failed: count('failed'), skipped: count('skipped') };
 }
 
-/** "✓ id  title (12 ms)", with the reason after a dash for failed and skipped checks; always one line. */
+/**
+ * "✓ id  title (12 ms)", with the reason after a dash for failed and skipped checks, and for
+ * a failure the requirement and where protocol.md states it; always one line.
+ */
 export function formatResult(result: CheckResult): string {
-  const detail = result.detail ? ` — ${result.status === 'skipped' ? 'skipped: ' : ''}${result.detail.replace(/\s*\n\s*/g, ' ')}` : '';
+  const where = result.status === 'failed' ? ` (${whereStated(result.requirement)})` : '';
+  const detail = result.detail ? ` — ${result.status === 'skipped' ? 'skipped: ' : ''}${result.detail.replace(/\s*\n\s*/g, ' ')}${where}` : where;
   const duration = result.status === 'skipped' && result.durationMs === 0 ? '' : ` (${formatDuration(result.durationMs)})`;
   return `${MARKS[result.status]} ${result.id}  ${result.title}${duration}${detail}`;
 }

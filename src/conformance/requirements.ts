@@ -51,3 +51,25 @@ export const REQUIREMENTS = [
 ] as const satisfies readonly Requirement[];
 
 export type RequirementId = (typeof REQUIREMENTS)[number]['id'];
+
+/** Where protocol.md states each group of requirements (by the id's letters), for a failure to point there. */
+const SECTIONS: Readonly<Record<string, string>> = {
+  HS: '§6',
+  FR: '§3',
+  TL: '§7.2, §7.4',
+  LV: '§7.1, §11',
+  AM: '§8.2',
+  ST: '§7.5',
+  CN: '§7.6, §8.7',
+  PG: '§7.7, §8.9',
+  FA: '§8.8',
+  RL: '§9',
+  SN: '§9, §7.14',
+  SC: '§12, §14',
+};
+
+/** "AM-1, protocol.md §8.2": the requirement a check covers and where the spec states it. */
+export function whereStated(requirement: string): string {
+  const section = SECTIONS[requirement.split('-')[0] ?? ''];
+  return section ? `${requirement}, protocol.md ${section}` : requirement;
+}

@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKS, REQUIREMENTS, formatResult, formatSummary, selectChecks } from '../../src/conformance/index.js';
+import { whereStated } from '../../src/conformance/requirements.js';
 
 describe('conformance manifest', () => {
   it('covers every requirement with at least one check', () => {
     const covered = new Set(CHECKS.map((check) => check.requirement));
     expect(REQUIREMENTS.filter((r) => !covered.has(r.id)).map((r) => r.id)).toEqual([]);
+  });
+
+  it('says, for every requirement, where protocol.md states it', () => {
+    expect(REQUIREMENTS.filter((r) => !whereStated(r.id).includes('protocol.md §')).map((r) => r.id)).toEqual([]);
   });
 
   it('names only known requirements, with unique dotted check ids', () => {
@@ -31,7 +36,7 @@ describe('conformance manifest', () => {
     expect(formatSummary({ passed: 3, failed: 0, skipped: 0 })).toBe('3 passed, 0 failed');
     expect(formatSummary({ passed: 3, failed: 1, skipped: 2 })).toBe('3 passed, 1 failed, 2 skipped');
     const line = formatResult({ id: 'a.b', requirement: 'HS-1', title: 'does it', status: 'failed', durationMs: 1500, detail: 'first\n  second' });
-    expect(line).toBe('✗ a.b  does it (1.5 s) — first second');
+    expect(line).toBe('✗ a.b  does it (1.5 s) — first second (HS-1, protocol.md §6)');
     expect(formatResult({ id: 'a.c', requirement: 'HS-1', title: 'kit', status: 'skipped', durationMs: 0, detail: 'why' })).toBe('- a.c  kit — skipped: why');
   });
 });
