@@ -67,6 +67,11 @@ const sha256Hex: (text: string) => string =
 
 /** Where journal entries are kept. */
 export interface JournalStore {
+  /**
+   * What the store holds. Throws when it cannot tell (a journal that exists but cannot be
+   * read, or a place it cannot be written): a host that went on without its journal could
+   * run again a call it had already run.
+   */
   load(): JournalEntry[];
   /**
    * Records the entry's latest state before returning; throws, having recorded nothing, when
@@ -127,12 +132,11 @@ export class FileJournalStore implements JournalStore {
   ) {}
 
   load(): JournalEntry[] {
-    let bytes: Buffer;
-    try {
-      bytes = this.fs.readFileSync(this.path);
-    } catch {
-      return [];
-    }
+    // Opened for appending first: a journal that cannot be written is found now, before the
+    // host serves anyone, not at its first call with side effects.
+    this.fs.mkdirSync(dirname(this.path), { recursive: true });
+    this.fs.closeSync(this.fs.openSync(this.path, 'a+', 0o600));
+    const bytes = this.fs.readFileSync(this.path);
     const latest = new Map<string, JournalEntry>();
     for (const line of bytes.subarray(0, bytes.lastIndexOf(NEWLINE) + 1).toString('utf8').split('\n')) {
       if (!line) continue;

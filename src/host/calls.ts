@@ -573,7 +573,7 @@ export class CallManager {
 }
 
 /** What to do about a journal the system would not let the host write, from the system's reason. */
-function journalRemedy(failure: unknown): string {
+export function journalRemedy(failure: unknown): string {
   switch ((failure as NodeJS.ErrnoException | undefined)?.code) {
     case 'ENOSPC':
     case 'EDQUOT':
@@ -583,8 +583,11 @@ function journalRemedy(failure: unknown): string {
     case 'EROFS':
       return "Let the editor write its project's Library folder (permissions, or a read-only disk)";
     case 'ENOTDIR':
+    case 'EEXIST': // a file where a folder of the path should be
     case 'ENOENT':
       return 'Open the editor on a project folder it can write';
+    case 'EISDIR':
+      return "Give the journal a file's path, not a folder's";
     default:
       return 'Fix the disk or the project folder';
   }

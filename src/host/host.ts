@@ -28,7 +28,7 @@ import { removeHostRecord, writeHostRecord, type HostRecord } from '../discovery
 import { PROOF_AUTH } from '../discovery/host-proof.js';
 import { SocketByteStream } from '../net/socket-stream.js';
 import { CallJournal, DEFAULT_READ_ONLY_BUDGET_BYTES, FileJournalStore, MemoryJournalStore, type JournalStore } from './call-journal.js';
-import { CallManager } from './calls.js';
+import { CallManager, journalRemedy } from './calls.js';
 import { Catalog, type PromptDefinition, type ResourceDefinition, type ResourceTemplateDefinition } from './catalog.js';
 import { HostConnection } from './host-connection.js';
 import { registerTool, type RegisteredTool, type ToolDefinition } from './tools.js';
@@ -142,6 +142,7 @@ export class Host implements HostCore {
   private started = false;
   private closing: Promise<void> | undefined;
   private readonly startedAt = new Date().toISOString();
+  private readonly journalPath: string | undefined;
 
   constructor(options: HostOptions) {
     this.ownToken = options.token === undefined;
@@ -172,6 +173,7 @@ export class Host implements HostCore {
       projectPath: options.projectPath,
       pid: process.pid,
     };
+    this.journalPath = options.journalPath;
     const store = options.journalStore ?? (options.journalPath ? new FileJournalStore(options.journalPath) : new MemoryJournalStore());
     this.calls = new CallManager({
       journal: new CallJournal(store, this.options.retentionMs, this.options.readOnlyBudgetBytes),
@@ -268,7 +270,16 @@ export class Host implements HostCore {
   async start(): Promise<{ port: number }> {
     if (this.started) throw new TetherError('INTERNAL_ERROR', 'This host was started already: a Host starts once (make a new one to start again).');
     this.started = true;
-    this.calls.restore();
+    try {
+      this.calls.restore();
+    } catch (error) {
+      const where = this.journalPath ? `its journal ${this.journalPath}` : 'its journal';
+      throw new TetherError(
+        'INTERNAL_ERROR',
+        `The host could not open ${where} (${(error as Error).message}), so it did not start: without it, a call it ran before could run again. ${journalRemedy(error)}, then start it again.`,
+        { ...(this.journalPath ? { journalPath: this.journalPath } : {}) },
+      );
+    }
     const server = createServer({ noDelay: true }, (socket) => this.accept(socket));
     this.server = server;
     server.on('error', () => undefined);

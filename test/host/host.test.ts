@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -116,6 +116,22 @@ describe('Host', () => {
     expect(refused).toBeInstanceOf(Error);
     await expect(host.close()).resolves.toBeUndefined();
     await expect(host.start()).rejects.toMatchObject({ code: 'INTERNAL_ERROR', message: expect.stringContaining('a Host starts once') });
+  });
+
+  it('does not start without a journal it can read and write, and says what to do', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'tether-host-'));
+    const start = (journalPath: string): Promise<unknown> =>
+      new Host({ kind: 'test', name: 'Test', version: '1.0.0', projectPath: home, recordsDir: join(home, 'hosts'), journalPath }).start().catch((error: TetherError) => error);
+    mkdirSync(join(home, 'folder'));
+    expect(await start(join(home, 'folder'))).toMatchObject({
+      code: 'INTERNAL_ERROR',
+      message: expect.stringMatching(/could not open its journal .*folder \(.*EISDIR.*\), so it did not start: without it, a call it ran before could run again\. Give the journal a file's path, not a folder's, then start it again\./),
+      data: { journalPath: join(home, 'folder') },
+    });
+    writeFileSync(join(home, 'file'), 'not a folder');
+    expect(await start(join(home, 'file', 'journal.jsonl'))).toMatchObject({ code: 'INTERNAL_ERROR', message: expect.stringContaining('Open the editor on a project folder it can write') });
+    // Nothing was advertised for either.
+    expect(existsSync(join(home, 'hosts')) ? readdirSync(join(home, 'hosts')) : []).toEqual([]);
   });
 
   it('keeps finished read-only calls within their memory budget, oldest forgotten first, every result delivered whole', async () => {
