@@ -3,6 +3,7 @@
  * that tests can call without argv; only this entry point turns errors into exit codes.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { TetherError } from '../protocol/errors.js';
 import { ExitError } from './exit-error.js';
 import { packageVersion } from './package-root.js';
 
@@ -156,6 +157,11 @@ program.parseAsync().catch((error: unknown) => {
   if (error instanceof ExitError) {
     process.stderr.write(`tether: ${error.message}\n`);
     process.exit(error.exitCode);
+  }
+  // A typed error says what happened and what to do: it is a failure to report, not a bug.
+  if (error instanceof TetherError) {
+    process.stderr.write(`tether: ${error.message} [${error.code}]\n`);
+    process.exit(1);
   }
   process.stderr.write(`tether: unexpected error (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(70);

@@ -3,7 +3,7 @@
  * editor that starts on a file would fail every call later, with advice about disk space,
  * and a second editor on a project already open would answer for its own copy of the scene.
  */
-import { readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TetherProcess, cleanupProcesses, createWorkspace, startSandbox } from '../helpers/processes.js';
@@ -22,6 +22,18 @@ describe('tether sandbox', () => {
     const notAFolder = new TetherProcess(['sandbox', '--project', file], workspace.env);
     expect(await notAFolder.exited).toBe(2);
     expect(notAFolder.stderr).toContain(`${file} is a file, not a project folder. Pass the folder that holds Assets/ with --project.`);
+  });
+
+  it('does not start without a journal it can open, and says so as a failure (exit 1), not as a bug', async () => {
+    const workspace = createWorkspace();
+    const journal = join(workspace.project, 'Library', 'Tether', 'journal.jsonl');
+    mkdirSync(journal, { recursive: true }); // a folder where the journal file goes
+    const sandbox = new TetherProcess(['sandbox', '--project', workspace.project], workspace.env);
+    expect(await sandbox.exited).toBe(1);
+    expect(sandbox.stderr).toContain(`tether: The host could not open its journal ${journal} (EISDIR`);
+    expect(sandbox.stderr).toContain("Give the journal a file's path, not a folder's, then start it again. [INTERNAL_ERROR]");
+    expect(sandbox.stderr).not.toContain('please report it');
+    expect(sandbox.lines).toEqual([]);
   });
 });
 
