@@ -35,9 +35,10 @@ export function whyNotPrivate(stats: Ownership, bits: number, uid = process.getu
   return `its mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')} lets other users ${may} it`;
 }
 
-/** A private directory that Tether will not use: what is wrong with it, and what to do. */
+/** The mode bit of a directory shared by design (/tmp): anyone may add to it. */
 const STICKY = 0o1000;
 
+/** A private directory that Tether will not use: what is wrong with it, and what to do. */
 export class UnsafeDirectoryError extends Error {
   override readonly name = 'UnsafeDirectoryError';
   readonly code = 'UNSAFE_DIRECTORY';
