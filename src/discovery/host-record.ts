@@ -7,6 +7,7 @@
 import { readdirSync, rmSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { z } from 'zod';
+import { firstIssue } from '../protocol/index.js';
 import { hostsDir } from './tether-home.js';
 import { WRITABLE_BY_OTHERS, processWarnings, readPrivateFile, writePrivateFile, type WarningLog } from './secure-file.js';
 
@@ -78,8 +79,8 @@ export function listHostRecords(dir = hostsDir(), log: WarningLog = processWarni
     }
     if (!parsed.success) {
       // Whole, but not a record of this protocol: say which field, for whoever writes the host.
-      const issue = parsed.error.issues[0];
-      log.warn({ path, field: issue?.path.map(String).join('.') || '(the record)', reason: issue?.message }, 'host record not understood (protocol.md §12), so skipped');
+      const { field, message } = firstIssue(parsed.error, '(the record)');
+      log.warn({ path, field, reason: message }, 'host record not understood (protocol.md §12), so skipped');
       continue;
     }
     if (!isProcessAlive(parsed.data.pid)) {

@@ -12,6 +12,7 @@ import {
   PROTOCOL_VERSION,
   RpcConnection,
   TetherError,
+  firstIssue,
   type FrameLimits,
   type StringLifter,
 } from '../protocol/index.js';
@@ -104,12 +105,11 @@ export async function connectToHost(options: ConnectOptions): Promise<HostSessio
   if (!hello.success) {
     rpc.close();
     // What is wrong, for whoever implements the host: the first field, as the spec names it (protocol.md §6.2).
-    const issue = hello.error.issues[0];
-    const field = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : '(the result itself)';
+    const { field, message, issues } = firstIssue(hello.error, '(the result itself)');
     throw new TetherError(
       'INVALID_REQUEST',
-      `The host answered the handshake with an unexpected shape (${field}: ${issue?.message ?? 'invalid'}; see protocol.md §6.2); is it a Tether host of a compatible version?`,
-      { field, issues: hello.error.issues.slice(0, 5).map((i) => ({ path: i.path.map(String).join('.'), message: i.message })) },
+      `The host answered the handshake with an unexpected shape (${field}: ${message}; see protocol.md §6.2); is it a Tether host of a compatible version?`,
+      { field, issues: issues.slice(0, 5) },
     );
   }
   if (nonce && !secretsMatch(hello.data.proof?.mac ?? '', hostProof(options.token, nonce))) {

@@ -300,11 +300,19 @@ export type Bye = z.infer<typeof Bye>;
 export function parseParams<S extends z.ZodType>(schema: S, params: unknown, method: string): z.infer<S> {
   const parsed = schema.safeParse(params ?? {});
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const field = issue && issue.path.length > 0 ? issue.path.join('.') : '(params)';
-  throw new TetherError('INVALID_PARAMS', `Invalid params for "${method}": ${field}: ${issue?.message ?? 'invalid'}.`, {
-    method,
-    field,
-    issues: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
-  });
+  const { field, message, issues } = firstIssue(parsed.error, '(params)');
+  throw new TetherError('INVALID_PARAMS', `Invalid params for "${method}": ${field}: ${message}.`, { method, field, issues });
+}
+
+/**
+ * What zod found wrong, said for whoever wrote the value: the first issue's field (`whole`
+ * when the value itself is wrong) and message, and every issue for machines.
+ */
+export function firstIssue(error: z.ZodError, whole: string): { field: string; message: string; issues: Array<{ path: string; message: string }> } {
+  const issue = error.issues[0];
+  return {
+    field: issue && issue.path.length > 0 ? issue.path.map(String).join('.') : whole,
+    message: issue?.message ?? 'invalid',
+    issues: error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
+  };
 }
