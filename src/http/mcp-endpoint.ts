@@ -11,6 +11,7 @@ import { PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS, createMcpHandle
 import type { Logger } from 'pino';
 import type { Front } from '../mcp/front.js';
 import { createMcpServer } from '../mcp/mcp-server.js';
+import { isObject } from '../protocol/index.js';
 import { hasRunningTasks } from '../mcp/tasks.js';
 import { sessionGone, type EndedSessions } from './ended-sessions.js';
 import type { FrontPool } from './front-pool.js';
@@ -221,9 +222,9 @@ function needsSession(req: IncomingMessage, body: unknown): boolean {
 }
 
 function metaOf(message: unknown): Record<string, unknown> | undefined {
-  const params = typeof message === 'object' && message !== null ? (message as { params?: unknown }).params : undefined;
-  const meta = typeof params === 'object' && params !== null ? (params as { _meta?: unknown })._meta : undefined;
-  return typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : undefined;
+  const params = isObject(message) ? message.params : undefined;
+  const meta = isObject(params) ? params._meta : undefined;
+  return isObject(meta) ? meta : undefined;
 }
 
 /** 400, as the SDK's session transport answers a missing session id, saying how to get one. */
