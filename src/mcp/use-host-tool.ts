@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import { TetherError } from '../protocol/index.js';
+import { invalidArguments } from '../schema/tool-arguments.js';
 import { errorResult, frontToolArguments } from './tool-results.js';
 import type { Front } from './front.js';
 
@@ -33,11 +34,7 @@ export function useHostProject(args: Record<string, unknown>): string {
     // Missing or unreadable: said below.
   }
   if (!folder) {
-    throw new TetherError('INVALID_ARGUMENTS', `Invalid arguments for tool "${USE_HOST_TOOL.name}": "project" is not a folder on this machine (${project}). Pass the project folder of a running editor (tether hosts lists them).`, {
-      tool: USE_HOST_TOOL.name,
-      field: 'project',
-      project,
-    });
+    throw invalidArguments(USE_HOST_TOOL.name, 'project', `is not a folder on this machine (${project}); pass the project folder of a running editor (tether hosts lists them)`, { project });
   }
   return project;
 }

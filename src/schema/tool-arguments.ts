@@ -143,8 +143,8 @@ function unescapePointer(segment: string): string {
   return segment.replaceAll('~1', '/').replaceAll('~0', '~');
 }
 
-
-function invalidArguments(tool: string, field: string, problem: string, more: Record<string, unknown> = {}): TetherError {
+/** INVALID_ARGUMENTS for one field, worded as every tool's argument errors are. */
+export function invalidArguments(tool: string, field: string, problem: string, more: Record<string, unknown> = {}): TetherError {
   const where = field ? `"${field}"` : 'the arguments';
   return new TetherError('INVALID_ARGUMENTS', `Invalid arguments for tool "${tool}": ${where} ${problem}. Fix the field and call again; tools/list has the input schema.`, {
     tool,
