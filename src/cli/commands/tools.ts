@@ -3,8 +3,7 @@
  * them (an MCP client reads the same from tools/list; a terminal user had no way to).
  */
 import { HostLink } from '../../link/host-link.js';
-import { METHODS, TetherError, type ToolDescriptor } from '../../protocol/index.js';
-import { ExitError } from '../exit-error.js';
+import { METHODS, type ToolDescriptor } from '../../protocol/index.js';
 import { ProgressLine } from '../progress-line.js';
 import { noticeWaits } from '../wait-notice.js';
 
@@ -18,13 +17,11 @@ export async function run(options: ToolsCommandOptions): Promise<void> {
   const link = new HostLink({ ...(options.project ? { project: options.project } : {}), clientName: 'tether-tools' }).start();
   const waitMs = options.waitMs ?? 10_000;
   const stopNotices = noticeWaits(link, waitMs, new ProgressLine(process.stderr));
+  // A failure is a TetherError, which the entry point reports (its message and code, exit 1).
   try {
     const { tools } = await link.request<{ tools: ToolDescriptor[] }>(METHODS.toolsList, undefined, waitMs);
     if (options.json) process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
     else process.stdout.write(tools.map(describe).join(''));
-  } catch (error) {
-    const failure = TetherError.from(error);
-    throw new ExitError(`${failure.message} [${failure.code}]`, 1);
   } finally {
     stopNotices();
     link.close();
