@@ -61,7 +61,8 @@ export function argumentValidator(tool: string, schema: z.ZodType | JsonSchema):
   try {
     compiled = schemaCompiler().compile(schema);
   } catch (error) {
-    throw new TetherError('INTERNAL_ERROR', `Tool "${tool}" has an invalid input schema: ${(error as Error).message}`);
+    const reason = (error as Error).message;
+    throw new TetherError('INTERNAL_ERROR', `Tool "${tool}" has an invalid input schema: ${reason}`, { tool, reason });
   }
   return (args) => {
     if (compiled(args)) return args;

@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { TetherError } from '../../protocol/index.js';
 import { argumentValidator } from '../../schema/tool-arguments.js';
 import type { Project } from '../project.js';
 import { defineTool, type SandboxTool } from './tool.js';
@@ -55,7 +56,7 @@ export function compileCustomTools(project: Project, builtInNames: ReadonlySet<s
           : definedIn.has(name)
             ? `"${name}" is already defined in Assets/Editor/Tools/${definedIn.get(name)}`
             : undefined;
-      const badInput = inputSchemaProblem(name, parsed.data.inputSchema);
+      const badInput = taken ? undefined : inputSchemaProblem(name, parsed.data.inputSchema);
       if (taken) errors.push(`Assets/Editor/Tools/${file}: name: ${taken}; choose another name.`);
       else if (badInput) errors.push(`Assets/Editor/Tools/${file}: inputSchema: ${badInput}`);
       else {
@@ -81,7 +82,7 @@ function inputSchemaProblem(tool: string, schema: Record<string, unknown>): stri
     argumentValidator(tool, schema);
     return undefined;
   } catch (error) {
-    return `${(error as Error).message.replace(/^Tool "[^"]*" has an invalid input schema: /, 'not a valid JSON Schema: ')}.`;
+    return `not a valid JSON Schema: ${String(TetherError.from(error).data.reason)}.`;
   }
 }
 
