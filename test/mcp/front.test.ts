@@ -32,6 +32,16 @@ async function fakeEditor(behaviour: FakeBehaviour): Promise<{ home: string; pro
   return { home, project };
 }
 
+/** An SDK client of the front's MCP server (2025-11-25), in memory; closed after the test. */
+async function clientOf(front: Front): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await createMcpServer(front, 'legacy').connect(serverSide);
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(clientSide);
+  cleanups.push(() => client.close());
+  return client;
+}
+
 describe('Front.lookUpTool', () => {
   it('asks again when the editor goes away while listing its tools, instead of reporting no such tool', async () => {
     let toolLists = 0;
@@ -100,11 +110,7 @@ describe('the MCP tool list', () => {
     const logger = { debug: () => undefined, info: () => undefined, warn: ({ tool }: { tool: string }, why: string) => warnings.push({ tool, why }) };
     const front = new Front({ home, project, waitMs: 10_000, logger: logger as unknown as Logger }).start();
     cleanups.push(() => front.close());
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createMcpServer(front, 'legacy').connect(serverSide);
-    const client = new Client({ name: 'test', version: '1' });
-    await client.connect(clientSide);
-    cleanups.push(() => client.close());
+    const client = await clientOf(front);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['build', 'tether_status']);
     expect(tools.find((t) => t.name === 'build')).toMatchObject({ description: 'Builds the player', annotations: {} });
@@ -126,11 +132,7 @@ describe('a host that offers tools alone', () => {
     });
     const front = new Front({ home, project, waitMs: 10_000 }).start();
     cleanups.push(() => front.close());
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createMcpServer(front, 'legacy').connect(serverSide);
-    const client = new Client({ name: 'test', version: '1' });
-    await client.connect(clientSide);
-    cleanups.push(() => client.close());
+    const client = await clientOf(front);
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['build', 'tether_status']);
     expect((await client.listResources()).resources).toEqual([]);
     expect((await client.listPrompts()).prompts).toEqual([]);
