@@ -116,25 +116,36 @@ function waitsFor(options: HostCallOptions): { signal: AbortSignal | undefined; 
 /**
  * Best effort, but as patient as the call: a link that dropped (a reload, an editor busy for a
  * moment) gets the cancel once it is back, within the time the call itself would have waited
- * for it. A host that stays away longer learns nothing, and the call may finish.
+ * for it. The cancel goes again on each new connection until one carries it: the abort may
+ * come before the link has noticed that its connection is dead, and a call still queued in a
+ * journal runs once its editor is back unless the cancel gets there. A host that stays away
+ * longer learns nothing, and the call may finish.
  */
 async function cancelAtHost(link: HostLink, callId: string, attempt: object, reason: unknown, waitMs: number): Promise<void> {
-  try {
-    const rpc = await link.connection(waitMs);
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    let rpc: RpcConnection;
+    try {
+      rpc = await link.connection(deadline - Date.now());
+    } catch {
+      return; // the host is away; if it comes back with the call, the call runs to its end
+    }
     const latest = latestAttempts.get(link)?.get(callId);
     if (latest !== undefined && latest !== attempt) return; // the callId was started again since
-    await cancelOn(rpc, callId, reason);
-  } catch {
-    // The host is away; if it comes back with the call, the call runs to its end.
+    if (await cancelOn(rpc, callId, reason)) return;
   }
 }
 
-/** Sends calls/cancel now; what the host answers matters less than that it was sent. */
-async function cancelOn(rpc: RpcConnection, callId: string, reason: unknown): Promise<void> {
+/**
+ * Sends calls/cancel on this connection. True once the host has it (what it answers matters
+ * less than that it was heard); false if the connection dropped first, so the cancel is lost.
+ */
+async function cancelOn(rpc: RpcConnection, callId: string, reason: unknown): Promise<boolean> {
   try {
     await rpc.request(METHODS.callCancel, { callId, reason: reasonText(reason) ?? 'The client cancelled the request.' });
-  } catch {
-    // The connection dropped again: the next attempt sends it again.
+    return true;
+  } catch (error) {
+    return TetherError.from(error).code !== 'CONNECTION_CLOSED';
   }
 }
 

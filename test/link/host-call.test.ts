@@ -313,6 +313,20 @@ describe('runHostCall across a blip (the host keeps running)', () => {
     expect(life.runs).toEqual(['late-1', 'retry-1']);
   });
 
+  it('a cancel written into a connection that was already dead goes again once the link is back', async () => {
+    const { life, proxy, link } = await startBehindProxy();
+    const controller = new AbortController();
+    const call = settle(runHostCall(link, { callId: 'dead-1', tool: 'slow', arguments: { tag: 'dead-1' } }, { waitMs: 5_000, rerunnable: false, signal: controller.signal }));
+    await life.started('dead-1');
+    // The abort comes before the link has noticed the reset (as an MCP client's cancel can, when
+    // the editor crashes): the caller is answered at once, and the cancel must not die with the socket.
+    controller.abort(new Error('the user pressed stop'));
+    proxy.cut();
+    expect((await call).ok).toBe(false);
+    await expect.poll(() => life.host.calls.status('dead-1').state).toBe('cancelled');
+    expect(life.runs).toEqual(['dead-1']);
+  });
+
   it('a caller abort cancels the call at the host and rejects with CANCELLED', async () => {
     const { life, link } = await startLinkedLife();
     const { outcome: cancelled } = await cancelOnceRunning(link, life, 'abort-1', 'slow');
