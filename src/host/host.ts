@@ -31,7 +31,7 @@ import { CallJournal, DEFAULT_READ_ONLY_BUDGET_BYTES, FileJournalStore, MemoryJo
 import { CallManager, journalRemedy } from './calls.js';
 import { Catalog, type PromptDefinition, type ResourceDefinition, type ResourceTemplateDefinition } from './catalog.js';
 import { HostConnection } from './host-connection.js';
-import { registerTool, type RegisteredTool, type ToolDefinition } from './tools.js';
+import { cannotAdd, registerTool, type RegisteredTool, type ToolDefinition } from './tools.js';
 
 /** How long closing waits for clients to hang up after their bye before cutting them off. */
 const CLOSE_GRACE_MS = 500;
@@ -219,7 +219,7 @@ export class Host implements HostCore {
   addTool(tool: RegisteredTool): this {
     const { name, inputSchema } = tool.descriptor;
     const refuse = (problem: string): never => {
-      throw new TetherError('INTERNAL_ERROR', `Tool "${name}" cannot be added: ${problem}.`, { tool: name });
+      throw cannotAdd(name, problem);
     };
     if (typeof name !== 'string' || !TOOL_NAME.test(name)) refuse('a tool name is 1 to 128 letters, digits, "_", "-" or "." (MCP clients refuse others)');
     if (this.tools.has(name)) refuse('a tool of that name is already added (removeTool it first to replace it)');

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { TetherError, type Content, type DuplicatePolicy, type ElicitResult, type LogLevel, type ToolDescriptor, type ToolResult } from '../protocol/index.js';
 export { unknownTool } from '../schema/suggest.js';
-import { argumentValidator, strictArguments } from '../schema/tool-arguments.js';
+import { argumentValidator, isZod3Schema, isZodSchema, strictArguments, type ZodSchema } from '../schema/tool-arguments.js';
 
 export type { JsonSchema } from '../schema/tool-arguments.js';
 import type { JsonSchema } from '../schema/tool-arguments.js';
@@ -31,9 +31,9 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
   name: string;
   title?: string;
   description: string;
-  /** A zod object schema, or a JSON Schema (2020-12) object. */
-  input?: z.ZodType<Args> | JsonSchema;
-  output?: z.ZodType | JsonSchema;
+  /** A zod 4 object schema (classic or `zod/mini`), or a JSON Schema (2020-12) object. */
+  input?: ZodSchema<Args> | JsonSchema;
+  output?: ZodSchema | JsonSchema;
   annotations?: ToolDescriptor['annotations'];
   execution?: Partial<ToolDescriptor['execution']>;
   handler(args: Args, context: ToolContext): ToolReturn | Promise<ToolReturn>;
@@ -46,11 +46,7 @@ export interface RegisteredTool {
   handler(args: Record<string, unknown>, context: ToolContext): ToolReturn | Promise<ToolReturn>;
 }
 
-export function isZodSchema(schema: unknown): schema is z.ZodType {
-  return schema instanceof z.ZodType;
-}
-
-export function toJsonSchema(schema: z.ZodType | JsonSchema | undefined): JsonSchema {
+export function toJsonSchema(schema: ZodSchema | JsonSchema | undefined): JsonSchema {
   if (schema === undefined) return { type: 'object', properties: {} };
   if (!isZodSchema(schema)) return schema;
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as JsonSchema;
@@ -58,12 +54,21 @@ export function toJsonSchema(schema: z.ZodType | JsonSchema | undefined): JsonSc
 }
 
 /** A tool's input schema as advertised: a zod object that names its arguments refuses others (see strictArguments). */
-export function toInputSchema(schema: z.ZodType | JsonSchema | undefined): JsonSchema {
+export function toInputSchema(schema: ZodSchema | JsonSchema | undefined): JsonSchema {
   return toJsonSchema(strictArguments(schema));
 }
 
+/** Why a tool cannot be added, said as it is added rather than found later by a client. */
+export function cannotAdd(tool: string, problem: string): TetherError {
+  return new TetherError('INTERNAL_ERROR', `Tool "${tool}" cannot be added: ${problem}.`, { tool });
+}
+
 export function registerTool<Args>(definition: ToolDefinition<Args>): RegisteredTool {
-  const input = strictArguments(definition.input as z.ZodType | JsonSchema | undefined);
+  for (const [which, schema] of [['input', definition.input], ['output', definition.output]] as const) {
+    // It would be read as a JSON Schema, and its own fields (`_def`, …) make no sense as one.
+    if (isZod3Schema(schema)) throw cannotAdd(definition.name, `its ${which} is a zod 3 schema, which Tether does not read; use zod 4 (the "zod" package at 4 or later, or "zod/v4" in zod 3.25), or a JSON Schema`);
+  }
+  const input = strictArguments(definition.input as ZodSchema | JsonSchema | undefined);
   const inputSchema = toJsonSchema(input);
   const descriptor: ToolDescriptor = {
     name: definition.name,

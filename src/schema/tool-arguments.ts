@@ -28,6 +28,27 @@ function schemaCompiler(): Ajv2020 {
 }
 
 /**
+ * A zod 4 schema, classic or `zod/mini`, from this copy of zod or from the host's own: zod's
+ * functions (`z.safeParse`, `z.toJSONSchema`) read any of them, but `instanceof` knows only
+ * the classes of one copy, and `zod/mini`'s are not classic ones.
+ */
+export type ZodSchema<Output = unknown> = z.core.$ZodType<Output>;
+
+export function isZodSchema(schema: unknown): schema is ZodSchema {
+  return isObject(schema) && isObject(schema._zod) && isObject(schema._zod.def);
+}
+
+/** A zod 3 schema, which has no `_zod`: its shape is nothing Tether can read. */
+export function isZod3Schema(schema: unknown): boolean {
+  return isObject(schema) && !('_zod' in schema) && isObject(schema._def) && typeof schema.safeParse === 'function';
+}
+
+/** What zod says a schema is, and the parts named in its definition. */
+function zodDef(schema: unknown): { type?: string; [part: string]: unknown } | undefined {
+  return isZodSchema(schema) ? (schema._zod.def as { type?: string }) : undefined;
+}
+
+/**
  * A tool's zod arguments object as Tether validates and advertises it: a top-level
  * `z.object` in zod's default (strip) mode, which would drop keys it does not name, refuses
  * them instead, so an agent that misspells an argument hears so instead of getting a call
@@ -36,14 +57,16 @@ function schemaCompiler(): Ajv2020 {
  * tool's own business.
  */
 export function strictArguments<Schema>(schema: Schema): Schema {
-  return schema instanceof z.ZodObject && schema._zod.def.catchall === undefined ? (schema.strict() as Schema) : schema;
+  const def = zodDef(schema);
+  // What `.strict()` does, for a `zod/mini` object too (which has no such method).
+  return def?.type === 'object' && def.catchall === undefined ? (z.core.clone(schema as ZodSchema, { ...def, catchall: z.never() } as never) as Schema) : schema;
 }
 
-export function argumentValidator(tool: string, schema: z.ZodType | JsonSchema): ArgumentValidator {
-  if (schema instanceof z.ZodType) {
+export function argumentValidator(tool: string, schema: ZodSchema | JsonSchema): ArgumentValidator {
+  if (isZodSchema(schema)) {
     const input = schema;
     return (args) => {
-      const parsed = input.safeParse(args);
+      const parsed = z.safeParse(input, args);
       if (parsed.success) return parsed.data as Record<string, unknown>;
       // A misspelled required argument is both missing and unknown: the unknown key says more.
       const issue = parsed.error.issues.find((i) => i.code === 'unrecognized_keys') ?? parsed.error.issues[0];
@@ -101,28 +124,40 @@ function unknownArgument(tool: string, path: string[], known: string[] | undefin
 }
 
 /** The shape of the zod object at `path` inside `schema` (through wrappers and array items), if it is one. */
-function zodShapeAt(schema: z.ZodType, path: string[]): Record<string, unknown> | undefined {
+function zodShapeAt(schema: ZodSchema, path: string[]): Record<string, unknown> | undefined {
   let current: unknown = schema;
   for (let depth = 0; ; depth++) {
-    current = unwrapped(current);
-    if (depth === path.length) return current instanceof z.ZodObject ? (current.shape as Record<string, unknown>) : undefined;
+    const def = zodDef(unwrapped(current));
+    const shape = def?.type === 'object' && isObject(def.shape) ? def.shape : undefined;
+    if (depth === path.length) return shape;
     const key = path[depth] as string;
-    if (current instanceof z.ZodObject) current = (current.shape as Record<string, unknown>)[key];
-    else if (current instanceof z.ZodArray && /^\d+$/.test(key)) current = current.element;
+    if (shape) current = shape[key];
+    else if (def?.type === 'array' && /^\d+$/.test(key)) current = def.element;
     else return undefined;
   }
 }
 
+/** What wraps a value's own schema, and where each keeps the schema it wraps. */
+const WRAPPED: Record<string, string> = {
+  optional: 'innerType',
+  nullable: 'innerType',
+  default: 'innerType',
+  prefault: 'innerType',
+  nonoptional: 'innerType',
+  readonly: 'innerType',
+  catch: 'innerType',
+  pipe: 'in',
+};
+
 /** A schema without what wraps the value's own schema: optional, nullable, default, readonly, catch, lazy, a pipe's input. */
 function unwrapped(schema: unknown): unknown {
   let current = schema;
-  for (;;) {
-    if (current instanceof z.ZodLazy) current = (current._zod.def as { getter(): unknown }).getter();
-    else if (current instanceof z.ZodPipe) current = current._zod.def.in;
-    else if (current instanceof z.ZodOptional || current instanceof z.ZodNullable || current instanceof z.ZodDefault || current instanceof z.ZodReadonly || current instanceof z.ZodCatch) {
-      current = current.unwrap();
-    } else return current;
+  for (let def = zodDef(current); def?.type !== undefined; def = zodDef(current)) {
+    if (def.type === 'lazy') current = (def as { getter(): unknown }).getter();
+    else if (Object.hasOwn(WRAPPED, def.type)) current = def[WRAPPED[def.type] as string];
+    else break;
   }
+  return current;
 }
 
 /** The subschema at a JSON Schema path (`properties/a`), for schemas without $ref. */

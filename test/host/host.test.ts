@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import * as zm from 'zod/mini';
+import { z as z3 } from 'zod/v3';
 import { Host, type HostOptions } from '../../src/host/index.js';
 import { connectToHost, type HostSession } from '../../src/link/host-client.js';
 import { METHODS, TetherError } from '../../src/protocol/index.js';
@@ -49,6 +51,18 @@ describe('Host', () => {
     });
     expect(result.result.structuredContent).toEqual({ sum: 5 });
     expect(result.replayed).toBe(false);
+  });
+
+  it('takes zod/mini schemas, as zod 4 classic ones: listed as JSON Schema, arguments checked', async () => {
+    const host = await startHost((h) =>
+      h.tool({ name: 'add', description: 'Adds two numbers', input: zm.object({ a: zm.number(), b: zm.number() }), annotations: { readOnlyHint: true }, handler: ({ a, b }) => ({ sum: a + b }) }),
+    );
+    const { rpc } = await connect(host);
+    const { tools } = await rpc.request<{ tools: Array<{ inputSchema: unknown }> }>(METHODS.toolsList);
+    expect(tools[0]!.inputSchema).toEqual({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'], additionalProperties: false });
+    const result = await rpc.request<{ result: { structuredContent: unknown } }>(METHODS.callStart, { callId: 'm-1', tool: 'add', arguments: { a: 2, b: 3 } });
+    expect(result.result.structuredContent).toEqual({ sum: 5 });
+    await expect(rpc.request(METHODS.callStart, { callId: 'm-2', tool: 'add', arguments: { a: 2, c: 3 } })).rejects.toMatchObject({ code: 'INVALID_ARGUMENTS', data: { field: 'c' } });
   });
 
   it('answers a tool that throws as it is called with its failure, not as a replay; its repeat is the replay', async () => {
@@ -99,6 +113,11 @@ describe('Host', () => {
     expect(refusal(() => host.tool({ name: 'my tool!', description: 'Spaces', handler: () => 'ok' }))).toContain('1 to 128 letters, digits');
     expect(refusal(() => host.tool({ name: 'shout', description: 'A string', input: z.string() as never, handler: () => 'ok' }))).toContain('its input must be an object\'s schema');
     expect(refusal(() => host.tool({ name: 'idle', description: 'No handler' } as never))).toContain('it has no handler function');
+    // zod 3 would be taken for a JSON Schema, and refused as "not an object" when it is one.
+    expect(refusal(() => host.tool({ name: 'legacy', description: 'zod 3', input: z3.object({ a: z3.string() }) as never, handler: () => 'ok' }))).toContain(
+      'its input is a zod 3 schema, which Tether does not read; use zod 4',
+    );
+    expect(refusal(() => host.tool({ name: 'legacy', description: 'zod 3', output: z3.object({ a: z3.string() }) as never, handler: () => 'ok' }))).toContain('its output is a zod 3 schema');
     // Replacing is removing first.
     host.removeTool('spawn').tool({ name: 'spawn', description: 'Spawns, again', handler: () => 'ok' });
     expect(host.toolDescriptors().map((t) => t.description)).toEqual(['Spawns, again']);

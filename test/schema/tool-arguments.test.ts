@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import * as zm from 'zod/mini';
 import { toInputSchema } from '../../src/host/tools.js';
 import type { TetherError } from '../../src/protocol/index.js';
 import { argumentValidator, strictArguments } from '../../src/schema/tool-arguments.js';
@@ -70,6 +71,22 @@ describe('tool arguments', () => {
     // A schema that takes extra keys: a misspelled required argument is simply missing.
     const permissive = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] };
     expect(refusal(() => argumentValidator('move', permissive)({ pth: '/x' })).message).toContain('"path" is required but missing');
+  });
+
+  it('reads zod/mini schemas as it reads classic ones: strict at the top, with the names a misspelling was meant among', () => {
+    const mini = zm.object({ path: zm.string(), options: zm.optional(zm.strictObject({ relative: zm.boolean() })) });
+    const strict = strictArguments(mini);
+    expect(toInputSchema(mini)).toEqual({
+      type: 'object',
+      properties: { path: { type: 'string' }, options: { type: 'object', properties: { relative: { type: 'boolean' } }, required: ['relative'], additionalProperties: false } },
+      required: ['path'],
+      additionalProperties: false,
+    });
+    const validate = argumentValidator('move', strict);
+    expect(refusal(() => validate({ pth: '/B' }))).toMatchObject({ data: { field: 'pth', suggestions: ['path'] } });
+    expect(refusal(() => validate({ path: '/B', options: { relativ: true } }))).toMatchObject({ data: { field: 'options.relativ', suggestions: ['relative'] } });
+    expect(refusal(() => validate({ path: 3 })).message).toContain('"path"');
+    expect(validate({ path: '/B', options: { relative: true } })).toEqual({ path: '/B', options: { relative: true } });
   });
 
   it('lists the allowed values of an enum', () => {
