@@ -450,7 +450,7 @@ export class CallManager {
 
     try {
       const value = await tool.handler(entry.arguments, this.contextFor(call, abort));
-      this.finish(call, toToolResult(value, entry.tool), undefined);
+      this.finish(call, toToolResult(value, entry.tool, tool.checkOutput), undefined);
     } catch (error) {
       this.finish(call, undefined, abort.reason ?? toolFailure(entry.tool, error));
     } finally {

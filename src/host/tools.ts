@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { TetherError, type Content, type DuplicatePolicy, type ElicitResult, type LogLevel, type ToolDescriptor, type ToolResult } from '../protocol/index.js';
 export { unknownTool } from '../schema/suggest.js';
+import { outputCheck, type OutputCheck } from '../schema/tool-output.js';
 import { argumentValidator, isZod3Schema, isZodSchema, strictArguments, type ZodSchema } from '../schema/tool-arguments.js';
 
 export type { JsonSchema } from '../schema/tool-arguments.js';
@@ -44,6 +45,8 @@ export interface RegisteredTool {
   /** Returns the validated (and, for zod, transformed) arguments or throws INVALID_ARGUMENTS. */
   validate(args: Record<string, unknown>): Record<string, unknown>;
   handler(args: Record<string, unknown>, context: ToolContext): ToolReturn | Promise<ToolReturn>;
+  /** Holds a successful result to the tool's output schema, when it declares one. */
+  checkOutput?: OutputCheck;
 }
 
 export function toJsonSchema(schema: ZodSchema | JsonSchema | undefined): JsonSchema {
@@ -79,34 +82,45 @@ export function registerTool<Args>(definition: ToolDefinition<Args>): Registered
     annotations: definition.annotations ?? {},
     execution: { longRunning: false, mainThread: true, ...definition.execution },
   };
-  return {
+  return withOutputCheck({
     descriptor,
     validate: argumentValidator(definition.name, isZodSchema(input) ? input : inputSchema),
     handler: definition.handler as RegisteredTool['handler'],
-  };
+  });
 }
 
 /** A registered tool whose handler lives elsewhere (another thread, another process). */
 export function registerRemoteTool(descriptor: ToolDescriptor, handler: RegisteredTool['handler']): RegisteredTool {
-  return { descriptor, validate: argumentValidator(descriptor.name, descriptor.inputSchema), handler };
+  return withOutputCheck({ descriptor, validate: argumentValidator(descriptor.name, descriptor.inputSchema), handler });
 }
 
-/** Turns whatever a handler returned into a ToolResult; one it returned whole must be well formed. */
-export function toToolResult(value: ToolReturn, tool = 'the tool'): ToolResult {
+function withOutputCheck(tool: RegisteredTool): RegisteredTool {
+  const { name, outputSchema } = tool.descriptor;
+  return outputSchema === undefined ? tool : { ...tool, checkOutput: outputCheck(name, outputSchema) };
+}
+
+/**
+ * Turns whatever a handler returned into a ToolResult. One it returned whole must be well
+ * formed, and a successful one must match the tool's output schema (`checkOutput`), if any.
+ */
+export function toToolResult(value: ToolReturn, tool = 'the tool', checkOutput?: OutputCheck): ToolResult {
+  const result = asToolResult(value);
+  const problem = (isToolResult(value) ? malformedContent(value.content) : undefined) ?? (checkOutput && !result.isError ? checkOutput(result.structuredContent) : undefined);
+  if (problem) {
+    // Said here, in the editor's terms, rather than as a client's schema error about a result it cannot read.
+    throw new TetherError(
+      'TOOL_FAILED',
+      `Tool "${tool}" ran, but returned a result MCP clients cannot read: ${problem}. Its effects have happened: fix the tool's result rather than calling it again.`,
+      { tool, problem },
+    );
+  }
+  return result;
+}
+
+function asToolResult(value: ToolReturn): ToolResult {
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
   if (value === undefined || value === null) return { content: [] };
-  if (isToolResult(value)) {
-    const problem = malformedContent(value.content);
-    if (problem) {
-      // Said here, in the editor's terms, rather than as a client's schema error about a result it cannot read.
-      throw new TetherError(
-        'TOOL_FAILED',
-        `Tool "${tool}" ran, but returned a result MCP clients cannot read: ${problem}. Its effects have happened: fix the tool's result rather than calling it again.`,
-        { tool, problem },
-      );
-    }
-    return value;
-  }
+  if (isToolResult(value)) return value;
   const text: Content = { type: 'text', text: JSON.stringify(value, null, 2) };
   if (typeof value === 'object' && !Array.isArray(value)) return { content: [text], structuredContent: value as Record<string, unknown> };
   return { content: [text] };

@@ -2,30 +2,16 @@
  * Tool argument validation, shared by hosts (before a call is queued) and fronts (before a
  * call is sent): zod schemas or JSON Schema 2020-12, with errors that name the field.
  */
-import { createRequire } from 'node:module';
-import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import { z } from 'zod';
 import { TetherError, isObject } from '../protocol/index.js';
+import { compileToolSchema, pointerKeys, unescapePointer } from './json-schema.js';
 import { closestNames } from './suggest.js';
 
 export type JsonSchema = Record<string, unknown>;
 
 /** Returns the validated (for zod: parsed) arguments, or throws INVALID_ARGUMENTS. */
 export type ArgumentValidator = (args: Record<string, unknown>) => Record<string, unknown>;
-
-let ajv: Ajv2020 | undefined;
-
-/**
- * Ajv takes ~80 ms to load; `tether mcp` must answer its first tools/list sooner than that
- * matters, so it is loaded on the first JSON Schema validation instead of at start-up.
- */
-function schemaCompiler(): Ajv2020 {
-  if (!ajv) {
-    const { Ajv2020: Compiler } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
-    ajv = new Compiler({ allErrors: false, strict: false, validateFormats: false });
-  }
-  return ajv;
-}
 
 /**
  * A zod 4 schema, classic or `zod/mini`, from this copy of zod or from the host's own: zod's
@@ -80,17 +66,11 @@ export function argumentValidator(tool: string, schema: ZodSchema | JsonSchema):
       throw invalidArguments(tool, path.join('.'), issue?.message ?? 'invalid');
     };
   }
-  let compiled: ValidateFunction;
-  try {
-    compiled = schemaCompiler().compile(schema);
-  } catch (error) {
-    const reason = (error as Error).message;
-    throw new TetherError('INTERNAL_ERROR', `Tool "${tool}" has an invalid input schema: ${reason}`, { tool, reason });
-  }
+  const compiled = compileToolSchema(tool, 'input', schema);
   return (args) => {
     if (compiled(args)) return args;
     const issue = (compiled.errors ?? [])[0] as ErrorObject | undefined;
-    const path = issue ? issue.instancePath.split('/').slice(1).map(unescapePointer) : [];
+    const path = issue ? pointerKeys(issue.instancePath) : [];
     // The object schema the issue is about (found when the schema path leads there plainly).
     const node = issue ? jsonSchemaAt(schema, issue.schemaPath.split('/').slice(1, -1)) : undefined;
     const known = node && Object.keys(isObject(node.properties) ? node.properties : {});
@@ -172,11 +152,6 @@ function valueAt(args: unknown, path: string[]): unknown {
   let current = args;
   for (const key of path) current = isObject(current) ? current[key] : undefined;
   return current;
-}
-
-/** A JSON Pointer segment as the name it stands for (RFC 6901). */
-function unescapePointer(segment: string): string {
-  return segment.replaceAll('~1', '/').replaceAll('~0', '~');
 }
 
 /** INVALID_ARGUMENTS for one field, worded as every tool's argument errors are. */

@@ -96,6 +96,25 @@ describe('Host', () => {
     expect(sound.result.content).toHaveLength(2);
   });
 
+  it('holds a successful result to the tool\'s output schema, as MCP clients do, and says the tool ran', async () => {
+    const output = z.object({ count: z.int() });
+    const host = await startHost((h) =>
+      h
+        .tool({ name: 'count', description: 'Counts', input: z.object({ as: z.string() }), output, handler: ({ as }) => (as === 'number' ? { count: 3 } : as === 'text' ? 'three' : { count: 'three' }) })
+        .tool({ name: 'fails', description: 'Fails its own way', output, handler: () => ({ content: [{ type: 'text', text: 'no scene open' }], isError: true }) }),
+    );
+    const { rpc } = await connect(host);
+    const call = (callId: string, tool: string, args: Record<string, unknown> = {}) =>
+      rpc.request<{ result: { structuredContent?: unknown; isError?: boolean } }>(METHODS.callStart, { callId, tool, arguments: args }).catch((error: TetherError) => error);
+    expect(await call('o-1', 'count', { as: 'number' })).toMatchObject({ result: { structuredContent: { count: 3 } } });
+    const mistyped = await call('o-2', 'count', { as: 'string' });
+    expect(mistyped).toMatchObject({ code: 'TOOL_FAILED', data: { tool: 'count', problem: 'its structuredContent does not match its output schema: structuredContent.count must be integer' } });
+    expect((mistyped as TetherError).message).toContain('Its effects have happened');
+    expect(await call('o-3', 'count', { as: 'text' })).toMatchObject({ code: 'TOOL_FAILED', data: { problem: 'it declares an output schema but returned no structuredContent' } });
+    // A failure of the tool's own is not held to the schema (clients do not hold it either).
+    expect(await call('o-4', 'fails')).toMatchObject({ result: { isError: true } });
+  });
+
   it('refuses, as it is added, a tool whose name is taken or not one MCP clients take, whose input is not an object, or that has no handler', () => {
     const home = mkdtempSync(join(tmpdir(), 'tether-host-'));
     const host = new Host({ kind: 'test', name: 'Test', version: '1.0.0', projectPath: home, recordsDir: join(home, 'hosts') });

@@ -1,0 +1,41 @@
+/**
+ * The one JSON Schema 2020-12 compiler (Ajv), for tool arguments and tool results alike.
+ */
+import { createRequire } from 'node:module';
+import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
+import { TetherError } from '../protocol/index.js';
+
+let ajv: Ajv2020 | undefined;
+
+/**
+ * Ajv takes ~80 ms to load; `tether mcp` must answer its first tools/list sooner than that
+ * matters, so it is loaded on the first JSON Schema validation instead of at start-up.
+ */
+function schemaCompiler(): Ajv2020 {
+  if (!ajv) {
+    const { Ajv2020: Compiler } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+    ajv = new Compiler({ allErrors: false, strict: false, validateFormats: false });
+  }
+  return ajv;
+}
+
+
+/** One of a tool's schemas, compiled; one that does not compile is the tool's mistake, said as such. */
+export function compileToolSchema(tool: string, which: 'input' | 'output', schema: Record<string, unknown>): ValidateFunction {
+  try {
+    return schemaCompiler().compile(schema);
+  } catch (error) {
+    const reason = (error as Error).message;
+    throw new TetherError('INTERNAL_ERROR', `Tool "${tool}" has an invalid ${which} schema: ${reason}`, { tool, reason });
+  }
+}
+
+/** A JSON Pointer segment as the name it stands for (RFC 6901). */
+export function unescapePointer(segment: string): string {
+  return segment.replaceAll('~1', '/').replaceAll('~0', '~');
+}
+
+/** The keys an instance path (Ajv's `/a/0/b~1c`) leads through. */
+export function pointerKeys(instancePath: string): string[] {
+  return instancePath.split('/').slice(1).map(unescapePointer);
+}
