@@ -18,7 +18,7 @@ import { HostCatalog } from './host-catalog.js';
 import { callIdForKey, type CallRequestOptions } from './request-meta.js';
 import { isRerunnable } from './tool-results.js';
 
-const RELOADING = 'The editor is reloading its code domain; the call continues when it is back.';
+export const RELOADING = 'The editor is reloading its code domain; the call continues when it is back.';
 
 export interface FrontOptions {
   project?: string;
@@ -125,16 +125,17 @@ export class Front {
 
   /** What a client waiting on a call is told while the editor itself is silent. */
   waitingMessage(): string {
-    switch (this.link.state) {
-      case 'reloading':
-        return RELOADING;
-      case 'authenticated':
-        return 'Waiting for the editor.';
-      default:
-        // Its port refuses connections for a moment while it reloads: that is the reload, not a dead editor.
-        if (this.reloadingLately()) return RELOADING;
-        return `Waiting for the editor to come back (${this.link.lastFailure?.message ?? this.link.state}).`;
-    }
+    if (this.isReloading()) return RELOADING;
+    if (this.link.state === 'authenticated') return 'Waiting for the editor.';
+    return `Waiting for the editor to come back (${this.link.lastFailure?.message ?? this.link.state}).`;
+  }
+
+  /**
+   * The editor is away because it reloads: it said so as it left, or said it was reloading
+   * lately and its port refuses connections for a moment, which is the reload, not a dead editor.
+   */
+  isReloading(): boolean {
+    return this.link.state === 'reloading' || (this.link.state !== 'authenticated' && this.reloadingLately());
   }
 
   /** The editor said it was reloading, and is not yet past twice the time it said it would take (or 30 s). */

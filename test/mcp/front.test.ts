@@ -9,7 +9,9 @@ import type { Logger } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Front } from '../../src/mcp/front.js';
 import { createMcpServer } from '../../src/mcp/mcp-server.js';
+import { statusResult } from '../../src/mcp/status-tool.js';
 import { Host } from '../../src/host/index.js';
+import { textOf } from '../helpers/mcp-client.js';
 import { FakeHost, deferred, isRequest, tempDir, waitForState, type FakeBehaviour } from '../link/fake-host.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -140,7 +142,7 @@ describe('a host that offers tools alone', () => {
 });
 
 describe('what a call waiting for the editor is told', () => {
-  it('says the editor is reloading while its port refuses connections during a reload, not that it may not be running', async () => {
+  it('says the editor is reloading while its port refuses connections during a reload (to a waiting call and in tether_status), not that it may not be running', async () => {
     const { dir, remove } = tempDir('tether-front-');
     cleanups.push(remove);
     const home = join(dir, 'home');
@@ -158,6 +160,12 @@ describe('what a call waiting for the editor is told', () => {
     await waitForState(front.link, 'lost');
     expect(front.link.lastFailure?.message).toBeDefined();
     expect(front.waitingMessage()).toBe('The editor is reloading its code domain; the call continues when it is back.');
+    // tether_status says the same, and shows no "last error" for what is a reload.
+    const status = statusResult(front);
+    expect(status.structuredContent).toMatchObject({ link: 'lost', reloading: true });
+    expect(status.structuredContent).not.toHaveProperty('lastError');
+    expect(textOf(status)).toContain('The editor is reloading its code domain');
+    expect(textOf(status)).not.toContain('Last error');
   });
 });
 
