@@ -29,6 +29,8 @@ describe('calls over tether serve', () => {
     const workspace = createWorkspace();
     await startSandbox(workspace, ['--build-seconds', '2', '--heartbeat-ms', '200']);
     const client = await connect(await serve(workspace));
+    // Warm (the session's server, the editor's tools, the schema checker): the 600 ms is for progress during the call.
+    await client.callTool({ name: 'get_hierarchy', arguments: {} });
     const result = await client.callTool({ name: 'build_player', arguments: {} }, { timeout: 600, resetTimeoutOnProgress: true, onprogress: () => undefined });
     expect(result.isError).toBeFalsy();
     expect(buildLog(workspace)).toEqual([expect.objectContaining({ status: 'succeeded' })]);

@@ -140,9 +140,9 @@ describe('tether serve', () => {
     const workspace = createWorkspace();
     const served = await serve(workspace, ['--session-idle-ms', '400']);
     const client = await connect(served);
-    const metrics = async () => (await (await fetch(served.url.replace('/mcp', '/metrics'), { headers: { authorization: `Bearer ${served.token}` } })).text()).match(/tether_sessions\{pool="interactive"\} (\d+)/)?.[1];
-    expect(await metrics()).toBe('1');
-    await expect.poll(metrics, { timeout: 5_000 }).toBe('0');
+    const metrics = async () => (await (await fetch(served.url.replace('/mcp', '/metrics'), { headers: { authorization: `Bearer ${served.token}` } })).text()).match(/tether_sessions\{pool="interactive"\} (\d+)|tether_session_evictions_total\{pool="interactive",reason="idle"\} (\d+)/g);
+    // Counted as reaped for idleness (proof that it existed, whenever the reaper came), and gone.
+    await expect.poll(metrics, { timeout: 5_000 }).toEqual(['tether_sessions{pool="interactive"} 0', 'tether_session_evictions_total{pool="interactive",reason="idle"} 1']);
     await expect(client.listTools()).rejects.toThrow();
   });
 
