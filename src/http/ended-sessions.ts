@@ -9,7 +9,7 @@
 import type { EndReason } from './session-registry.js';
 
 export interface SessionEnd {
-  reason: Exclude<EndReason, 'replaced'>;
+  reason: Exclude<EndReason, 'replaced' | 'refused'>;
   pool: string;
   at: number;
 }
@@ -39,9 +39,9 @@ export class EndedSessions {
     return this.ends.size;
   }
 
-  /** Records an end; 'replaced' is not one a client can meet (its id lives on). */
+  /** Records an end; 'replaced' and 'refused' are not ones a client can meet (its id lives on, or was never given). */
   remember(id: string, reason: EndReason, pool: string): void {
-    if (reason === 'replaced') return;
+    if (reason === 'replaced' || reason === 'refused') return;
     this.ends.delete(id);
     this.ends.set(id, { reason, pool, at: this.now() });
     this.prune();

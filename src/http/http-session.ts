@@ -100,6 +100,11 @@ export class HttpSession implements ManagedSession {
     }
   }
 
+  /** The SDK took the initialize that makes the session: its client has the id. */
+  get established(): boolean {
+    return this.awake?.transport.sessionId !== undefined;
+  }
+
   /** Lets the server and transport go if the session has been idle long enough with nothing open; true if it did. */
   sleepIfIdle(dormantAfterMs: number): boolean {
     const awake = this.awake;

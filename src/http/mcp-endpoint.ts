@@ -178,7 +178,13 @@ export class McpEndpoint {
     }
     this.fullPools.delete(pool);
     if (evicted.length > 0) this.deps.logger.info({ evicted, pool }, 'sessions evicted to make room');
-    await session.handle(body, (transport) => this.serve(transport, req, res, body));
+    try {
+      await session.handle(body, (transport) => this.serve(transport, req, res, body));
+    } finally {
+      // Refused (a malformed initialize, an Accept header without both types): its client never
+      // got the id, so nothing may keep a place in the pool, a server and a front for it.
+      if (!session.established) void this.deps.registry.delete(id, 'refused');
+    }
   }
 
   private modernFor(front: Front): { handle: NodeMcpRequestHandler; close(): Promise<void> } {

@@ -16,7 +16,8 @@ import { TetherError } from '../protocol/index.js';
 import { releaseOnce } from './release-once.js';
 
 /** Why a session left the registry; passed to `shutdown` so the session can pick its policy. */
-export type EndReason = 'deleted' | 'evicted' | 'idle' | 'shutdown' | 'replaced';
+/** 'refused': the SDK refused the initialize that was to make the session, so its id was never given. */
+export type EndReason = 'deleted' | 'evicted' | 'idle' | 'shutdown' | 'replaced' | 'refused';
 
 export interface ManagedSession {
   /**

@@ -36,4 +36,27 @@ describe('a session pool at its ceiling', () => {
       await listed.text();
     }
   });
+
+  it('keeps no place for an initialize the SDK refused: its client never got the id', async () => {
+    const served = await startServe(createWorkspace(), ['--interactive-sessions', '2']);
+    const initialize = (params: unknown, accept = 'application/json, text/event-stream') =>
+      fetch(served.url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${served.token}`, 'content-type': 'application/json', accept },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params }),
+      });
+    // Twice the pool's capacity (its ceiling) of refusals: malformed, and an Accept header without SSE.
+    for (let i = 0; i < 2; i++) {
+      const malformed = await initialize({});
+      expect(malformed.status).toBe(400);
+      expect(malformed.headers.get('mcp-session-id')).toBeNull();
+      const unacceptable = await initialize({ protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'json-only', version: '1' } }, 'application/json');
+      expect(unacceptable.status).toBe(406);
+    }
+    const health = async () => ((await (await fetch(served.url.replace('/mcp', '/healthz'), { headers: { authorization: `Bearer ${served.token}` } })).json()) as { sessions: unknown }).sessions;
+    await expect.poll(health).toMatchObject({ interactive: { size: 0 }, awake: 0 });
+    // Room for the pool's whole ceiling of real clients.
+    for (let i = 0; i < 4; i++) await openRawSession(served);
+    expect(await health()).toMatchObject({ interactive: { size: 4 } });
+  });
 });
