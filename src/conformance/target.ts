@@ -2,7 +2,6 @@
  * Finding the host under test through its record ($TETHER_HOME/hosts/*.json), and finding it
  * again after a domain reload, when its listener comes back (possibly on another port).
  */
-import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { hostsDir } from '../discovery/tether-home.js';
@@ -85,17 +84,7 @@ export function findHost(project: string, recordsDir = hostsDir()): HostTarget {
 
 /** The most specific match (a nested project wins over its parent), the most recently started first. */
 function pickForProject(records: HostRecord[], project: string): HostRecord | undefined {
-  const wanted = canonical(project);
-  const matches = records.filter((r) => pathContains(canonical(r.projectPath), wanted));
+  const matches = records.filter((r) => pathContains(r.projectPath, project));
   matches.sort((a, b) => b.projectPath.length - a.projectPath.length || b.startedAt.localeCompare(a.startedAt));
   return matches[0];
-}
-
-/** Resolves symlinks (/tmp on macOS) when the path exists, so equal folders compare equal. */
-function canonical(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
-  }
 }

@@ -4,7 +4,7 @@
  * and removes it on a clean exit. Readers skip, and delete, records whose process is gone,
  * and skip records they cannot trust.
  */
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, realpathSync, rmSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { firstIssue } from '../protocol/index.js';
@@ -92,9 +92,21 @@ export function listHostRecords(dir = hostsDir(), log: WarningLog = processWarni
   return records.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
 }
 
-/** True when `child` is `parent` or lies inside it. */
+/** True when `child` is `parent` or lies inside it (as folders: through symbolic links). */
 export function pathContains(parent: string, child: string): boolean {
-  const p = resolve(parent);
-  const c = resolve(child);
+  const p = canonicalPath(parent);
+  const c = canonicalPath(child);
   return c === p || c.startsWith(p.endsWith(sep) ? p : p + sep);
+}
+
+/**
+ * The path with symbolic links resolved when it exists (/tmp on macOS is /private/tmp), so
+ * that one folder named two ways compares equal; else simply made absolute.
+ */
+export function canonicalPath(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return resolve(path);
+  }
 }

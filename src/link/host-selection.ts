@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { TetherError } from '../protocol/index.js';
-import { pathContains, type HostRecord } from '../discovery/host-record.js';
+import { canonicalPath, pathContains, type HostRecord } from '../discovery/host-record.js';
 
 export interface Selection {
   project?: string;
@@ -15,7 +15,8 @@ export interface Selection {
 export function selectHost(records: HostRecord[], { project, cwd = process.cwd() }: Selection): HostRecord {
   if (project) {
     const wanted = resolve(project);
-    const matching = records.filter((r) => resolve(r.projectPath) === wanted);
+    const canonical = canonicalPath(wanted);
+    const matching = records.filter((r) => canonicalPath(r.projectPath) === canonical);
     const found = matching.at(-1); // the newest, should a stale one linger
     if (found) return found;
     throw new TetherError(

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listHostRecords, writeHostRecord, type HostRecord } from '../../src/discovery/host-record.js';
@@ -57,6 +57,24 @@ describe('selectHost (over records read from a real hosts folder)', () => {
     // A relative or unnormalised --project is resolved first.
     expect(selectHost(records, { project: `${other}/../game/.`, cwd: '/' }).instanceId).toBe('a-new');
     expect(selectHost(records, { project: other, cwd: game }).instanceId).toBe('b-other');
+  });
+
+  it('finds a project named through a symbolic link, by --project and by the working directory, either way round', () => {
+    const { recordsDir, projects } = setup();
+    const game = join(projects, 'game');
+    mkdirSync(join(game, 'Assets'), { recursive: true });
+    const linked = join(projects, 'linked-game'); // as /tmp is /private/tmp on macOS
+    symlinkSync(game, linked);
+    advertise(recordsDir, 'real', game, '2024-01-01T00:00:00.000Z');
+    advertise(recordsDir, 'other', join(projects, 'other'), '2024-01-02T00:00:00.000Z');
+    let records = listHostRecords(recordsDir);
+    expect(selectHost(records, { project: linked, cwd: '/' }).instanceId).toBe('real');
+    expect(selectHost(records, { cwd: join(linked, 'Assets') }).instanceId).toBe('real');
+    // The editor may be the one that names its project through the link.
+    advertise(recordsDir, 'real', linked, '2024-01-01T00:00:00.000Z');
+    records = listHostRecords(recordsDir);
+    expect(selectHost(records, { project: game, cwd: '/' }).instanceId).toBe('real');
+    expect(selectHost(records, { cwd: join(game, 'Assets') }).instanceId).toBe('real');
   });
 
   it('--project for a project with no host: HOST_NOT_FOUND naming it, how to start it, and what runs', () => {
