@@ -97,7 +97,7 @@ program
   .option('--max-body-bytes <n>', 'largest request body', positive)
   .option('--interactive-sessions <n>', 'capacity of the interactive session pool', positive)
   .option('--ephemeral-sessions <n>', 'capacity of the ephemeral session pool (X-Tether-Pool: ephemeral)', positive)
-  .option('--session-idle-ms <n>', 'reap sessions idle this long', positive)
+  .option('--session-idle-ms <n>', 'reap sessions idle this long (one whose client listens on its GET stream is not idle)', positive)
   .option('--session-recency-floor-ms <n>', 'never evict a session used more recently than this', integer)
   .option('--session-dormant-ms <n>', 'an idle session lets its MCP server go after this long, and rebuilds it on its next request (default 60000)', integer)
   .addOption(new Option('--log-level <level>', 'log level').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']))

@@ -100,6 +100,11 @@ export class HttpSession implements ManagedSession {
     }
   }
 
+  /** An HTTP exchange of the session is open: a request being answered, or a stream the client listens on. */
+  inUse(): boolean {
+    return this.exchanges > 0;
+  }
+
   /** The SDK took the initialize that makes the session: its client has the id. */
   get established(): boolean {
     return this.awake?.transport.sessionId !== undefined;

@@ -26,6 +26,11 @@ export interface ManagedSession {
    * anyway, the registry logs it and treats the session as ended.
    */
   shutdown(reason: EndReason): Promise<void>;
+  /**
+   * True while the session has an exchange open (a client listening on its GET stream, say):
+   * it is not idle, however long ago its last request came. Eviction may still take it.
+   */
+  inUse?(): boolean;
 }
 
 export interface PoolOptions {
@@ -211,13 +216,14 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
     return true;
   }
 
-  /** Reaps unpinned sessions last used more than their pool's idleTtlMs ago; returns their ids. */
+  /** Reaps unpinned sessions not in use and last used more than their pool's idleTtlMs ago; returns their ids. */
   reapIdle(): string[] {
     const now = this.now();
     const reaped: string[] = [];
     for (const pool of this.pools.values()) {
       for (const entry of [...pool.entries.values()]) {
         if (!entry.live || entry.pins > 0 || !(now - entry.lastUsed > pool.options.idleTtlMs)) continue;
+        if (entry.session.inUse?.() === true) continue;
         this.end(entry, 'idle');
         this.reaped++;
         reaped.push(entry.id);

@@ -4,10 +4,10 @@
  */
 import { readFileSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TetherProcess, cleanupProcesses, createWorkspace, startSandbox, type Workspace } from '../helpers/processes.js';
-import { closeHttpClients, connectHttp, startServe, type Served } from '../helpers/serve.js';
+import { closeHttpClients, connectHttp, openRawSession, startServe, type Served } from '../helpers/serve.js';
 
 afterEach(async () => {
   await closeHttpClients();
@@ -139,11 +139,35 @@ describe('tether serve', () => {
   it('reaps idle sessions after their TTL even without DELETE', async () => {
     const workspace = createWorkspace();
     const served = await serve(workspace, ['--session-idle-ms', '400']);
-    const client = await connect(served);
+    // Not listening on a GET stream, as a script's client: listening is not being idle (below).
+    const { client } = await connectHttp(served, { listening: false });
     const metrics = async () => (await (await fetch(served.url.replace('/mcp', '/metrics'), { headers: { authorization: `Bearer ${served.token}` } })).text()).match(/tether_sessions\{pool="interactive"\} (\d+)|tether_session_evictions_total\{pool="interactive",reason="idle"\} (\d+)/g);
     // Counted as reaped for idleness (proof that it existed, whenever the reaper came), and gone.
     await expect.poll(metrics, { timeout: 5_000 }).toEqual(['tether_sessions{pool="interactive"} 0', 'tether_session_evictions_total{pool="interactive",reason="idle"} 1']);
     await expect(client.listTools()).rejects.toThrow();
+  });
+
+  it('does not reap as idle a session whose client listens on its GET stream', async () => {
+    const workspace = createWorkspace();
+    const served = await serve(workspace, ['--session-idle-ms', '400']);
+    // An IDE that calls no tool for a while, listening for list changes all along.
+    let listening!: () => void;
+    const opened = new Promise<void>((resolve) => (listening = resolve));
+    const signalled: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (init?.method === 'GET' && response.ok) listening();
+      return response;
+    };
+    const ide = new Client({ name: 'ide', version: '1' });
+    ide.onerror = () => undefined;
+    await ide.connect(new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { Authorization: `Bearer ${served.token}` } }, fetch: signalled }));
+    await opened;
+    // A script's session, opened after it and never used again: once it is reaped, the IDE's was due too.
+    await openRawSession(served);
+    const reapedForIdleness = async () => (await (await fetch(served.url.replace('/mcp', '/metrics'), { headers: { authorization: `Bearer ${served.token}` } })).text()).match(/tether_session_evictions_total\{pool="interactive",reason="idle"\} (\d+)/)?.[1];
+    await expect.poll(reapedForIdleness).toBe('1');
+    expect((await ide.listTools()).tools.map((t) => t.name)).toContain('tether_status');
+    await ide.close();
   });
 
   it('reports real health and Prometheus metrics', async () => {
