@@ -107,7 +107,7 @@ export class TetherServer {
     this.home = options.home ?? tetherHome();
     this.fronts = new FrontPool({
       ...(options.project ? { project: options.project } : {}),
-      ...(options.waitMs ? { waitMs: options.waitMs } : {}),
+      ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }),
       home: this.home,
       logger: options.logger,
       onCallFinished: (tool, outcome, seconds) => this.metrics.callLatency.observe({ tool, outcome }, seconds),

@@ -142,17 +142,29 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
     };
   }
 
-  /** The authenticated connection, waiting up to `waitMs` for one. */
+  private get connectTimeoutMs(): number {
+    return this.options.connectTimeoutMs ?? 3_000;
+  }
+
+  /**
+   * The authenticated connection, waiting up to `waitMs` for an editor that is away. An attempt
+   * under way when the wait ends is an editor being reached, not one that is away: it may end
+   * first (within its connect timeout), so that a wait of 0 still reaches a running editor.
+   */
   async connection(waitMs: number, signal?: AbortSignal): Promise<RpcConnection> {
     const deadline = Date.now() + waitMs;
+    let attemptAwaited = false;
     for (;;) {
       if (this.currentState === 'closed') throw new TetherError('CONNECTION_CLOSED', 'The link to the editor was closed.');
       if (this.currentState === 'authenticated' && this.rpc?.isOpen) return this.rpc;
       if (this.evictedFrom && this.lastError) throw this.lastError;
       signal?.throwIfAborted();
       const left = deadline - Date.now();
-      if (left <= 0) throw this.unavailable(waitMs);
-      await this.waitForChange(left, signal);
+      if (left > 0) await this.waitForChange(left, signal);
+      else if (this.currentState === 'connecting' && !attemptAwaited) {
+        attemptAwaited = true;
+        await this.waitForChange(this.connectTimeoutMs, signal);
+      } else throw this.unavailable(waitMs);
     }
   }
 
@@ -183,7 +195,7 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
         clientName: this.options.clientName ?? 'tether',
         ...(this.options.clientVersion ? { clientVersion: this.options.clientVersion } : {}),
         capabilities: { elicitation: true, sampling: true },
-        timeoutMs: this.options.connectTimeoutMs ?? 3_000,
+        timeoutMs: this.connectTimeoutMs,
         prepare: (rpc) => this.install(rpc),
         ...(this.options.liftStrings ? { liftStrings: this.options.liftStrings } : {}),
         ...(this.options.limits ? { limits: this.options.limits } : {}),

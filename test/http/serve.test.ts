@@ -170,6 +170,15 @@ describe('tether serve', () => {
     await ide.close();
   });
 
+  it('takes --wait-ms 0 to mean no wait for an editor that is away', async () => {
+    const served = await serve(createWorkspace(), ['--wait-ms', '0']);
+    const client = await connect(served);
+    const result = await client.callTool({ name: 'get_hierarchy', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect((result._meta as Record<string, { code: string }>)['tether/error']!.code).toMatch(/HOST_(UNAVAILABLE|NOT_FOUND)/);
+    expect(JSON.stringify(result.content)).toContain('after waiting 0 ms');
+  });
+
   it('reports real health and Prometheus metrics', async () => {
     const workspace = createWorkspace();
     const served = await serve(workspace);

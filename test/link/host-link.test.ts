@@ -88,6 +88,17 @@ describe('HostLink against a real Host', () => {
     expect(host.connectionCount).toBe(1);
   });
 
+  it('with no wait at all, still reaches a running editor, and refuses at once when none runs', async () => {
+    const ws = workspace();
+    const absent = makeLink(ws).start();
+    await expect(absent.connection(0)).rejects.toMatchObject({ code: 'HOST_UNAVAILABLE' });
+    await startHost(ws);
+    // A fresh link: its first attempt is under way, and a wait of 0 lets it end.
+    const link = makeLink(ws).start();
+    expect(link.state).toBe('connecting');
+    expect((await link.connection(0)).isOpen).toBe(true);
+  });
+
   it('a closed link refuses requests with CONNECTION_CLOSED and the host sees it hang up', async () => {
     const ws = workspace();
     const host = await startHost(ws);
