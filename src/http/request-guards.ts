@@ -76,8 +76,11 @@ export function allowedOrigin(origin: string): string {
   return url.origin;
 }
 
-/** The first check a request fails, or undefined when it may proceed. */
-export function checkRequest(req: IncomingMessage, options: GuardOptions): Refusal | undefined {
+/**
+ * The first check a request fails, or undefined when it may proceed. A CORS preflight carries
+ * no credentials and no body, so only its Host and Origin are checked (`preflight`).
+ */
+export function checkRequest(req: IncomingMessage, options: GuardOptions, { preflight = false } = {}): Refusal | undefined {
   const target = requestTarget(req.url);
   // Not logged: a request target may carry an access_token.
   if (!target) return { status: 400, code: 'BAD_REQUEST', message: 'The request target is not a valid path or URL; send requests to /mcp, /healthz or /metrics.' };
@@ -93,6 +96,7 @@ export function checkRequest(req: IncomingMessage, options: GuardOptions): Refus
   if (origin !== undefined && !originAllowed(origin, options.allowedOrigins)) {
     return { status: 403, code: 'FORBIDDEN_ORIGIN', message: `Origin "${origin}" may not call this server; start it with --allowed-origin <origin> to let a browser page there call it.` };
   }
+  if (preflight) return undefined;
   if (!bearerMatches(req.headers.authorization ?? queryToken(target), options.token)) {
     return {
       status: 401,
@@ -135,7 +139,7 @@ function hostnameOf(header: string | undefined): string | undefined {
   }
 }
 
-function originAllowed(origin: string, allowed: ReadonlySet<string>): boolean {
+export function originAllowed(origin: string, allowed: ReadonlySet<string>): boolean {
   if (allowed.has(origin)) return true;
   try {
     const url = new URL(origin);

@@ -1,7 +1,8 @@
 /**
  * `tether serve`: MCP over Streamable HTTP at /mcp for many agents at once, plus /healthz and
- * /metrics. Every request passes the guards first (Host, Origin, bearer token, body size);
- * loopback only unless non-loopback is explicitly allowed.
+ * /metrics. Every request passes the guards first (Host, Origin, bearer token, body size; a
+ * browser's CORS preflight, Host and Origin); loopback only unless non-loopback is explicitly
+ * allowed.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -14,7 +15,8 @@ import type { HttpSession, PoolName } from './http-session.js';
 import { McpEndpoint, sendJsonRpcError } from './mcp-endpoint.js';
 import { MemoryReclaimer } from './memory-reclaimer.js';
 import { ServeMetrics } from './metrics.js';
-import { allowedHostName, allowedOrigin, bindHostName, checkRequest, loopbackHosts, requestTarget, urlHost, type GuardOptions } from './request-guards.js';
+import { allowOrigin, answerPreflight, isPreflight } from './cors.js';
+import { allowedHostName, allowedOrigin, bindHostName, checkRequest, loopbackHosts, originAllowed, requestTarget, urlHost, type GuardOptions } from './request-guards.js';
 import { loadOrCreateToken, removeServeState, tokenPath, writeServeState } from './serve-state.js';
 import { SessionRegistry, type PoolOptions } from './session-registry.js';
 
@@ -222,7 +224,12 @@ export class TetherServer {
       res.once('close', () => this.openPosts.delete(res));
     }
     try {
-      const refusal = checkRequest(req, this.guards);
+      const preflight = isPreflight(req);
+      const refusal = checkRequest(req, this.guards, { preflight });
+      // A page at an allowed origin may read the answer, a refusal included (a 401 says what to send).
+      const { origin } = req.headers;
+      if (origin !== undefined && originAllowed(origin, this.guards.allowedOrigins)) allowOrigin(res, origin);
+      if (preflight && !refusal) return answerPreflight(req, res);
       if (refusal) {
         res.writeHead(refusal.status, {
           'content-type': 'application/json',

@@ -70,6 +70,38 @@ describe('tether serve guards', () => {
     }
   });
 
+  it('lets a browser page at an allowed origin call it: preflight without the token, then the session id readable', async () => {
+    const served = await startServe(createWorkspace(), ['--allowed-origin', 'https://ide.example:8443']);
+    const page = 'https://ide.example:8443';
+    const asked = 'authorization, content-type, mcp-protocol-version, mcp-session-id';
+    const preflight = (origin: string) =>
+      fetch(served.url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': asked } });
+    // A browser sends no credentials with a preflight: it is answered on Host and Origin alone.
+    const allowed = await preflight(page);
+    expect(allowed.status).toBe(204);
+    expect(Object.fromEntries(allowed.headers)).toMatchObject({
+      'access-control-allow-origin': page,
+      'access-control-allow-methods': expect.stringContaining('POST'),
+      'access-control-allow-headers': asked,
+      vary: 'Origin',
+    });
+    const stranger = await preflight('https://evil.example');
+    expect(stranger.status).toBe(403);
+    expect(stranger.headers.get('access-control-allow-origin')).toBeNull();
+
+    // The request itself still needs the token; the page may read why it was refused, and, once in, its session id.
+    const headers = { origin: page, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const tokenless = await fetch(served.url, { method: 'POST', headers, body: initialize });
+    expect(tokenless.status).toBe(401);
+    expect(tokenless.headers.get('access-control-allow-origin')).toBe(page);
+    const admitted = await fetch(served.url, { method: 'POST', headers: { ...headers, authorization: `Bearer ${served.token}` }, body: initialize });
+    await admitted.text();
+    expect(admitted.status).toBe(200);
+    expect(admitted.headers.get('access-control-allow-origin')).toBe(page);
+    expect(admitted.headers.get('access-control-expose-headers')).toContain('mcp-session-id');
+    expect(admitted.headers.get('mcp-session-id')).toBeTruthy();
+  });
+
   it('refuses to start with an --allowed-host or --allowed-origin it would have to guess at', async () => {
     for (const args of [
       ['--allowed-host', 'http://unity-box.lan/'],
