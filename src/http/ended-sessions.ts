@@ -70,7 +70,7 @@ export function sessionGone(id: string, end: SessionEnd | undefined): { message:
 
 const HOW_IT_ENDED: Record<SessionEnd['reason'], (pool: string) => string> = {
   evicted: (pool) =>
-    `was evicted: the ${pool} session pool was full and it was the least recently used session with nothing in progress (a larger pool: tether serve --${pool}-sessions).`,
+    `was evicted: the ${pool} session pool was full and it was the least recently used session with no request in progress (a larger pool: tether serve --${pool}-sessions). Tasks it started run on: a new session can follow each with tasks/get and its task id.`,
   idle: (pool) => `was reaped after being idle longer than the ${pool} session pool allows (tether serve --session-idle-ms).`,
   deleted: () => 'was ended by a DELETE request (or because it could not be restored after it slept).',
   shutdown: () => 'ended when the server shut down.',

@@ -87,6 +87,33 @@ describe('a request for a session that ended', () => {
   });
 });
 
+describe('a session evicted while a task it started runs', () => {
+  it('is told that its tasks run on, and a new session follows the task with tasks/get', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace, ['--build-seconds', '2']);
+    const served = await startServe(workspace, ['--ephemeral-sessions', '1', '--session-recency-floor-ms', '0']);
+    const post = async (session: Record<string, string>, message: Record<string, unknown>) => {
+      const response = await fetch(served.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', ...message }) });
+      const text = await response.text();
+      // JSON, or SSE: a priming event with no data, then the answer's.
+      const answer = text.startsWith('{') ? text : ([...text.matchAll(/^data: (.+)$/gm)].at(-1)?.[1] ?? 'null');
+      return { status: response.status, body: JSON.parse(answer) as { result?: { task?: { taskId: string }; status?: string }; error?: { message: string } } };
+    };
+    const starter = await openRawSession(served, EPHEMERAL);
+    const started = await post(starter, { id: 'build', method: 'tools/call', params: { name: 'build_player', arguments: {}, task: { ttl: 60_000 } } });
+    const taskId = started.body.result!.task!.taskId;
+
+    const follower = await openRawSession(served, EPHEMERAL); // evicts the starter: its request was answered
+    const gone = await post(starter, { id: 'list', method: 'tools/list' });
+    expect(gone.status).toBe(404);
+    expect(gone.body.error?.message).toContain('Tasks it started run on: a new session can follow each with tasks/get and its task id.');
+    await expect
+      .poll(async () => (await post(follower, { id: 'get', method: 'tasks/get', params: { taskId } })).body.result?.status)
+      .toBe('completed');
+    expect(buildLog(workspace)).toEqual([expect.objectContaining({ status: 'succeeded' })]);
+  });
+});
+
 describe('a server shutting down with a call in flight', () => {
   it('cancels the call at the editor and answers it on its stream before the connection closes', async () => {
     const workspace = createWorkspace();
