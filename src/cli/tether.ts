@@ -9,6 +9,12 @@ import { packageVersion } from './package-root.js';
 
 const USAGE_EXIT_CODE = 2;
 
+// A reader that stops early (`tether call … | head`) is not a failure of the command: what is
+// left unwritten goes nowhere, quietly, and the exit code still says how the call ended.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
+
 /** A parser for an option that takes an integer from `min` to `max`; `expected` says which, when it is not. */
 function integerFrom(min: number, max: number, expected: string): (value: string) => number {
   return (value) => {

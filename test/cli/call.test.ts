@@ -2,7 +2,8 @@
  * `tether call` end to end: a real `tether call` child process per call, a real sandbox
  * editor, exit codes and streams as a script sees them, side effects counted on disk.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PNG } from 'pngjs';
@@ -53,6 +54,21 @@ describe('tether call', () => {
     expect(result.stdout).toContain('"path": "/Player"');
     expect(result.stderr).toBe('');
     expect(executedTools(workspace)).toEqual(['get_hierarchy']);
+  });
+
+  it('stops writing quietly when its reader stops reading (| head), and exits with the call\'s outcome', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace);
+    const child = spawn(process.execPath, [TETHER_BIN, 'call', 'screenshot', '--project', workspace.project, '--args', '{"width":4096,"height":4096}', '--json'], {
+      env: callEnv(workspace),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.once('data', () => child.stdout.destroy()); // as `head -c 10` does
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(stderr).not.toContain('EPIPE');
+    expect(code, stderr).toBe(0);
   });
 
   it('prints the whole result as JSON with --json', async () => {
@@ -186,6 +202,10 @@ describe('tether call', () => {
     const unknown = await call(workspace, 'get_hierarchie');
     expect(unknown.stderr).toContain('`tether tools` lists the tools and the arguments each takes.');
     expect(executedTools(workspace)).toEqual([]);
+    // A failure, with --json, is JSON on stdout too, as tether call --json writes it.
+    const nowhere = await runToExit(process.execPath, [TETHER_BIN, 'tools', '--project', join(workspace.home, 'no-such-project'), '--wait-ms', '0', '--json'], { env: callEnv(workspace) });
+    expect(nowhere.code).toBe(1);
+    expect(JSON.parse(nowhere.stdout)).toMatchObject({ error: { code: 'HOST_UNAVAILABLE', message: expect.stringContaining('no-such-project') } });
   });
 
   it('exits 1 suggesting the closest name for an unknown tool', async () => {

@@ -17,6 +17,7 @@ import { isRerunnable } from '../../mcp/tool-results.js';
 import { ExitError } from '../exit-error.js';
 import { ProgressLine } from '../progress-line.js';
 import { noticeWaits } from '../wait-notice.js';
+import { writeJsonFailure } from '../json-failure.js';
 
 export interface CallCommandOptions {
   args?: string;
@@ -80,7 +81,7 @@ export async function run(toolName: string, options: CallCommandOptions): Promis
 
 /** The error that ends the command; with --json, also the failure as JSON on stdout, where scripts read. */
 function failed(failure: TetherError, json: boolean): ExitError {
-  if (json) process.stdout.write(`${JSON.stringify({ error: failure.toJSON() }, null, 2)}\n`);
+  if (json) writeJsonFailure(failure);
   // The message speaks of tools/list, which MCP clients have; a terminal has `tether tools`.
   const hint = failure.code === 'UNKNOWN_TOOL' || failure.code === 'INVALID_ARGUMENTS' ? '\n`tether tools` lists the tools and the arguments each takes.' : '';
   return new ExitError(`${failure.message} [${failure.code}]${hint}`, exitCodeFor(failure));

@@ -3,7 +3,8 @@
  * them (an MCP client reads the same from tools/list; a terminal user had no way to).
  */
 import { HostLink } from '../../link/host-link.js';
-import { METHODS, type ToolDescriptor } from '../../protocol/index.js';
+import { METHODS, TetherError, type ToolDescriptor } from '../../protocol/index.js';
+import { writeJsonFailure } from '../json-failure.js';
 import { ProgressLine } from '../progress-line.js';
 import { noticeWaits } from '../wait-notice.js';
 
@@ -22,6 +23,9 @@ export async function run(options: ToolsCommandOptions): Promise<void> {
     const { tools } = await link.request<{ tools: ToolDescriptor[] }>(METHODS.toolsList, undefined, waitMs);
     if (options.json) process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
     else process.stdout.write(tools.map(describe).join(''));
+  } catch (error) {
+    if (options.json) writeJsonFailure(TetherError.from(error));
+    throw error;
   } finally {
     stopNotices();
     link.close();
