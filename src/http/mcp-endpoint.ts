@@ -103,7 +103,8 @@ export class McpEndpoint {
     const sessionId = header(req, 'mcp-session-id');
     if (sessionId) return this.inSession(sessionId, req, res, body);
     if (isInitialize(body)) return this.newSession(req, res, body);
-    if (req.method === 'POST' && needsSession(req, body)) return refuseSessionless(res, header(req, PROTOCOL_VERSION_HEADER));
+    // A GET stream or a DELETE names a session by definition: without its id, 405 "method not allowed" would mislead.
+    if (SESSION_METHODS.has(req.method ?? '') && needsSession(req, body)) return refuseSessionless(res, header(req, PROTOCOL_VERSION_HEADER));
     const front = this.frontFor(req);
     // Held until the response ends, so a stream it serves keeps its front.
     res.once('close', this.deps.fronts.hold(front));
@@ -212,6 +213,8 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
+/** What a 2025-era client sends within a session. */
+const SESSION_METHODS = new Set(['POST', 'GET', 'DELETE']);
 /** The protocol that needs no session: its requests go to the SDK's stateless handler. */
 const SESSIONLESS_VERSION = '2026-07-28';
 

@@ -119,6 +119,12 @@ describe('tether serve', () => {
     const modern = await refusal({ 'mcp-protocol-version': '2026-07-28' });
     expect(modern.error.message).not.toContain('needs a session');
     expect(modern.error.message).toContain('_meta');
+    // A GET stream or a DELETE without the session's id: the same answer, not "method not allowed".
+    for (const method of ['GET', 'DELETE']) {
+      const response = await fetch(served.url, { method, headers: { ...auth, accept: 'text/event-stream' } });
+      expect(response.status, method).toBe(400);
+      expect(((await response.json()) as { error: { data: unknown } }).error.data).toMatchObject({ sessionRequired: true });
+    }
     expect(executions(workspace)).toBe(0);
   });
 
