@@ -14,6 +14,7 @@ import {
   METHODS,
   PROTOCOL_VERSION,
   RpcConnection,
+  SERVE_CLIENT_NAME,
   TetherError,
   resolveLimits,
   type ByeReason,
@@ -367,10 +368,12 @@ export class Host implements HostCore {
     if (max === undefined) return;
     const others = [...this.connections.values()].filter((c) => c !== connection && c.isAuthenticated);
     for (const stale of others.slice(0, Math.max(0, others.length - max + 1))) {
+      // Advice for the one evicted: "tether serve" is where several agents share a connection, unless that is what was evicted.
+      const share = stale.clientName === SERVE_CLIENT_NAME ? '' : ' To use several agents at once, connect them through one "tether serve" (HTTP).';
       stale.bye({
         reason: 'evicted',
         status: 'evicted',
-        message: `Another client (${connection.clientName || 'unnamed'}) connected from ${connection.endpoint}. This host serves ${max} connection(s) at a time, so this one was evicted. To use several agents at once, connect them through one "tether serve" (HTTP) or raise the host's connection limit.`,
+        message: `Another client (${connection.clientName || 'unnamed'}) connected from ${connection.endpoint}. This host serves ${max} connection(s) at a time, so this one was evicted, and it stays away so as not to evict the other in turn: close the other client or raise the host's connection limit, then restart this one (or the editor).${share}`,
         newClientEndpoint: connection.endpoint,
       });
     }

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { tetherHome } from '../discovery/tether-home.js';
-import { TetherError } from '../protocol/index.js';
+import { SERVE_CLIENT_NAME, TetherError } from '../protocol/index.js';
 import { EndedSessions } from './ended-sessions.js';
 import { FrontPool } from './front-pool.js';
 import type { HttpSession, PoolName } from './http-session.js';
@@ -110,6 +110,7 @@ export class TetherServer {
     this.fronts = new FrontPool({
       ...(options.project ? { project: options.project } : {}),
       ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }),
+      link: { clientName: SERVE_CLIENT_NAME },
       home: this.home,
       logger: options.logger,
       onCallFinished: (tool, outcome, seconds) => this.metrics.callLatency.observe({ tool, outcome }, seconds),

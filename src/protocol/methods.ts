@@ -50,6 +50,12 @@ export const HelloProof = z.object({
   mac: z.string(),
 });
 
+/**
+ * The client name `tether serve`'s links give in their hello: where several agents already
+ * share one connection, so a host evicting it does not advise using tether serve.
+ */
+export const SERVE_CLIENT_NAME = 'tether-serve';
+
 export const HelloParams = z.object({
   token: z.string().optional(),
   proof: HelloProof.optional(),

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { Host, type HostOptions } from '../../src/host/index.js';
 import { HostLink, type HostLinkOptions } from '../../src/link/host-link.js';
-import { METHODS, TetherError, type Bye, type HelloResult, type RpcConnection } from '../../src/protocol/index.js';
+import { METHODS, SERVE_CLIENT_NAME, TetherError, type Bye, type HelloResult, type RpcConnection } from '../../src/protocol/index.js';
 import { FakeHost, deferred, helloResult, isRequest, recordStates, tempDir, waitForState, type FakeBehaviour } from './fake-host.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -203,6 +203,21 @@ describe('HostLink against a real Host', () => {
     await expect(link.request(METHODS.toolsList, undefined, 500)).resolves.toEqual({ tools: [] });
   });
 
+  it('eviction of tether serve: told how to come back, not to use tether serve', async () => {
+    const ws = workspace();
+    await startHost(ws, { maxConnections: 1 });
+    const serve = makeLink(ws, { clientName: SERVE_CLIENT_NAME });
+    const up = nextConnected(serve);
+    serve.start();
+    await up;
+    const evicted = new Promise<Bye>((resolve) => serve.once('evicted', resolve));
+    makeLink(ws, { clientName: 'tether-call', ...NO_RETRY }).start();
+    const { message } = await evicted;
+    expect(message).toContain('Another client (tether-call)');
+    expect(message).toContain('then restart this one (or the editor).');
+    expect(message).not.toContain('through one "tether serve"');
+  });
+
   it('eviction: with maxConnections 1 a second link evicts the first, which hears why', async () => {
     const ws = workspace();
     const host = await startHost(ws, { maxConnections: 1 });
@@ -229,6 +244,7 @@ describe('HostLink against a real Host', () => {
       message: expect.stringContaining('agent-b'),
     });
     expect(bye.message).toMatch(/evicted/);
+    expect(bye.message).toContain('close the other client or raise the host\'s connection limit, then restart this one (or the editor). To use several agents at once, connect them through one "tether serve"');
     const { error, failure } = await within(aLost, 1_000, "link A 'lost'");
     expect(error?.code).toBe('EVICTED');
     expect(failure?.code).toBe('EVICTED');
