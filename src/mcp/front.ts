@@ -84,7 +84,15 @@ export class Front {
       (error) => log?.debug({ err: error }, 'catalog refresh failed'),
       (tool, why) => log?.warn({ tool }, why),
     );
-    this.link.on('state', (state, { error }) => log?.info({ state, reason: error?.message }, 'host link'));
+    // While the editor stays away, every retry repeats "connecting", then "lost" for the same
+    // reason: said once at info, then at debug, so a day without an editor is not megabytes of log.
+    let lastSaid: string | undefined;
+    this.link.on('state', (state, { error }) => {
+      const said = `${state}\0${error?.message ?? ''}`;
+      const news = state !== 'connecting' && said !== lastSaid;
+      if (news) lastSaid = said;
+      log?.[news ? 'info' : 'debug']({ state, reason: error?.message }, 'host link');
+    });
     this.link.on('hostState', (notice) => (this.hostState = notice));
     this.link.on('connected', (hello) => {
       this.hostState = { state: hello.state, at: Date.now() };

@@ -141,13 +141,18 @@ describe('a host that offers tools alone', () => {
   });
 });
 
+/** A TETHER_HOME and a project folder of the test's own, removed after it. */
+function folders(): { home: string; project: string } {
+  const { dir, remove } = tempDir('tether-front-');
+  cleanups.push(remove);
+  const project = join(dir, 'project');
+  mkdirSync(project);
+  return { home: join(dir, 'home'), project };
+}
+
 describe('what a call waiting for the editor is told', () => {
   it('says the editor is reloading while its port refuses connections during a reload (to a waiting call and in tether_status), not that it may not be running', async () => {
-    const { dir, remove } = tempDir('tether-front-');
-    cleanups.push(remove);
-    const home = join(dir, 'home');
-    const project = join(dir, 'project');
-    mkdirSync(project);
+    const { home, project } = folders();
     const host = new Host({ kind: 'test', name: 'Reloading', version: '1.0.0', projectPath: project, recordsDir: join(home, 'hosts'), requeueGraceMs: 0 });
     await host.start();
     cleanups.push(() => host.close());
@@ -166,6 +171,25 @@ describe('what a call waiting for the editor is told', () => {
     expect(status.structuredContent).not.toHaveProperty('lastError');
     expect(textOf(status)).toContain('The editor is reloading its code domain');
     expect(textOf(status)).not.toContain('Last error');
+  });
+});
+
+describe('what a front logs of its link', () => {
+  it('says once that the editor is away, not at every retry, and says when it is back', async () => {
+    const { home, project } = folders();
+    const lines: Array<{ level: string; state: string }> = [];
+    const logAt = (level: string) => (fields: { state?: string }, message: string) => void (message === 'host link' && lines.push({ level, state: fields.state ?? '' }));
+    const logger = { debug: logAt('debug'), info: logAt('info'), warn: logAt('warn') };
+    const front = new Front({ home, project, logger: logger as unknown as Logger, link: { backoff: { initialMs: 5, maxMs: 10 } } }).start();
+    cleanups.push(() => front.close());
+    await expect.poll(() => lines.filter((l) => l.state === 'lost').length).toBeGreaterThanOrEqual(5);
+    expect(lines.filter((l) => l.level === 'info')).toEqual([{ level: 'info', state: 'lost' }]);
+
+    const host = new Host({ kind: 'test', name: 'Back', version: '1.0.0', projectPath: project, recordsDir: join(home, 'hosts') });
+    await host.start();
+    cleanups.push(() => host.close());
+    await front.link.connection(5_000);
+    expect(lines.filter((l) => l.level === 'info').map((l) => l.state)).toEqual(['lost', 'authenticated']);
   });
 });
 
