@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { isProcessAlive } from '../discovery/host-record.js';
 import { OPEN_TO_OTHERS, ensurePrivateDir, processWarnings, readPrivateFile, writePrivateFile, type WarningLog } from '../discovery/secure-file.js';
 
 export function tokenPath(home: string): string {
@@ -43,16 +44,29 @@ export interface ServeState {
   tokenPath: string;
 }
 
-export function writeServeState(home: string, state: ServeState): void {
+/**
+ * Writes serve.json for this server. What another server of this home that still runs wrote
+ * there is returned, for `removeServeState` to put back: a second `tether serve` beside the
+ * first (another port) must not leave the first without its serve.json when it stops.
+ */
+export function writeServeState(home: string, state: ServeState): ServeState | undefined {
+  const previous = readServeState(home);
   writePrivateFile(serveStatePath(home), `${JSON.stringify(state, null, 2)}\n`);
+  return previous && previous.pid !== state.pid && isProcessAlive(previous.pid) ? previous : undefined;
 }
 
-export function removeServeState(home: string, pid = process.pid): void {
+/** Removes this server's serve.json (another server's is not ours to remove), or puts back the one it replaced, if that server still runs. */
+export function removeServeState(home: string, pid = process.pid, replaced?: ServeState): void {
+  if (readServeState(home)?.pid !== pid) return;
+  if (replaced && isProcessAlive(replaced.pid)) writeServeState(home, replaced);
+  else rmSync(serveStatePath(home), { force: true });
+}
+
+function readServeState(home: string): ServeState | undefined {
   try {
-    const current = JSON.parse(readFileSync(serveStatePath(home), 'utf8')) as { pid?: number };
-    if (current.pid !== pid) return; // another server's file: not ours to remove
+    const state = JSON.parse(readFileSync(serveStatePath(home), 'utf8')) as Partial<ServeState>;
+    return typeof state.pid === 'number' && typeof state.url === 'string' && typeof state.token === 'string' ? (state as ServeState) : undefined;
   } catch {
-    return;
+    return undefined;
   }
-  rmSync(serveStatePath(home), { force: true });
 }

@@ -17,7 +17,7 @@ import { MemoryReclaimer } from './memory-reclaimer.js';
 import { ServeMetrics } from './metrics.js';
 import { allowOrigin, answerPreflight, isPreflight } from './cors.js';
 import { allowedHostName, allowedOrigin, bindHostName, checkRequest, loopbackHosts, originAllowed, requestTarget, urlHost, type GuardOptions } from './request-guards.js';
-import { loadOrCreateToken, removeServeState, tokenPath, writeServeState } from './serve-state.js';
+import { loadOrCreateToken, removeServeState, tokenPath, writeServeState, type ServeState } from './serve-state.js';
 import { SessionRegistry, type PoolOptions } from './session-registry.js';
 
 export interface TetherServerOptions {
@@ -76,6 +76,8 @@ export class TetherServer {
   private readonly guards: GuardOptions;
   private readonly home: string;
   private boundUrl: string | undefined;
+  /** What serve.json said before this server wrote it: another server of this home, still running. */
+  private replacedState: ServeState | undefined;
   private closing: Promise<void> | undefined;
   /** Responses to POSTs not yet ended: at shutdown, the answers to calls still go out on them. */
   private readonly openPosts = new Set<ServerResponse>();
@@ -188,7 +190,10 @@ export class TetherServer {
     this.boundUrl = `http://${urlHost(host)}:${port}/mcp`;
     this.registry.start();
     this.fronts.get(); // connect the default host now, so /healthz and the first call are ready
-    writeServeState(this.home, { url: this.boundUrl, token: this.guards.token, pid: process.pid, tokenPath: tokenPath(this.home) });
+    this.replacedState = writeServeState(this.home, { url: this.boundUrl, token: this.guards.token, pid: process.pid, tokenPath: tokenPath(this.home) });
+    if (this.replacedState) {
+      this.options.logger.warn({ other: { url: this.replacedState.url, pid: this.replacedState.pid } }, 'another tether serve of this TETHER_HOME runs: serve.json names this one until it stops, then that one again');
+    }
     return this.boundUrl;
   }
 
@@ -201,7 +206,7 @@ export class TetherServer {
    */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      removeServeState(this.home);
+      removeServeState(this.home, process.pid, this.replacedState);
       const stopped = new Promise<void>((resolve) => this.http.close(() => resolve()));
       try {
         await this.fronts.close({ reason: 'tether serve is shutting down.', settleMs: CALL_SETTLE_MS });

@@ -70,6 +70,18 @@ describe('tether serve', () => {
     expect(again.token).toBe(served.token);
   });
 
+  it('puts back the serve.json of another server of its home when it stops before it', async () => {
+    const workspace = createWorkspace();
+    const state = () => JSON.parse(readFileSync(join(workspace.home, 'serve.json'), 'utf8')) as { url: string; pid: number };
+    const first = await serve(workspace);
+    const second = await serve(workspace);
+    expect(state().url).toBe(second.url);
+    await second.server.stop();
+    expect(state()).toMatchObject({ url: first.url, pid: first.server.child.pid });
+    await first.server.stop();
+    expect(existsSync(join(workspace.home, 'serve.json'))).toBe(false);
+  });
+
   it('refuses a non-loopback bind without --allow-remote', async () => {
     const workspace = createWorkspace();
     const server = new TetherProcess(['serve', '--port', '0', '--host', '0.0.0.0'], workspace.env);
