@@ -10,7 +10,7 @@
  * are more than `spareFronts` of them (least recently used first) or after `idleFrontMs`.
  * A front in use is never closed: how many there are is then bounded by the sessions.
  */
-import { resolve } from 'node:path';
+import { canonicalPath } from '../discovery/host-record.js';
 import type { Logger } from 'pino';
 import { Front, type FrontOptions } from '../mcp/front.js';
 import { TetherError } from '../protocol/index.js';
@@ -49,7 +49,7 @@ export class FrontPool {
 
   constructor({ spareFronts, idleFrontMs, now, ...base }: FrontPoolOptions) {
     this.base = base;
-    this.defaultKey = base.project ? resolve(base.project) : '';
+    this.defaultKey = base.project ? canonicalPath(base.project) : '';
     this.spareFronts = spareFronts ?? 8;
     this.idleFrontMs = idleFrontMs ?? 5 * 60_000;
     this.now = now ?? Date.now;
@@ -60,7 +60,8 @@ export class FrontPool {
 
   /** The front for a project (started on first use); without one, the default front. Hold it to keep it. */
   get(project?: string): Front {
-    const key = project ? resolve(project) : this.defaultKey;
+    // One folder named two ways is one project, and one link: two would each be a client of the editor.
+    const key = project ? canonicalPath(project) : this.defaultKey;
     let slot = this.slots.get(key);
     if (!slot) {
       // A front started now would outlive close() (its link, timers and watcher).

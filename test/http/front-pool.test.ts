@@ -3,7 +3,7 @@
  * by a client, kept while used and closed once unused beyond a few spares or after idling.
  * In process for the rules, then a real `tether serve` flooded with made-up project names.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -40,6 +40,18 @@ describe('FrontPool', () => {
     releaseB(); // the one spare
     expect(fronts.all()).toEqual([main, b]);
     expect(fronts.get('/nowhere/a')).not.toBe(a); // asked for again: a new front
+  });
+
+  it('has one front for a project however its folder is named (through a symbolic link too)', () => {
+    const fronts = pool({ spareFronts: 4, idleFrontMs: 60_000 });
+    const home = mkdtempSync(join(tmpdir(), 'tether-named-'));
+    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+    const game = join(home, 'game');
+    mkdirSync(game);
+    symlinkSync(game, join(home, 'linked'));
+    const front = fronts.get(game);
+    expect(fronts.get(join(home, 'linked'))).toBe(front);
+    expect(fronts.get(`${game}/.`)).toBe(front);
   });
 
   it('closes an unused front once it has idled, and keeps one with a call in flight', async () => {
