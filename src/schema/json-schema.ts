@@ -20,14 +20,31 @@ function schemaCompiler(): Ajv2020 {
 }
 
 
+/** Validators by schema text: tools are registered again, with the same schemas, at every reload. */
+const compiled = new Map<string, ValidateFunction>();
+/** Distinct schemas kept compiled; the oldest goes first. Ajv keeps ~4 KB of each compile for good, so a compile saved is memory saved. */
+const MAX_COMPILED = 512;
+
 /** One of a tool's schemas, compiled; one that does not compile is the tool's mistake, said as such. */
 export function compileToolSchema(tool: string, which: 'input' | 'output', schema: Record<string, unknown>): ValidateFunction {
+  const text = JSON.stringify(schema);
+  const known = compiled.get(text);
+  if (known) return known;
+  const compiler = schemaCompiler();
+  let validate: ValidateFunction;
   try {
-    return schemaCompiler().compile(schema);
+    validate = compiler.compile(schema);
   } catch (error) {
     const reason = (error as Error).message;
     throw new TetherError('INTERNAL_ERROR', `Tool "${tool}" has an invalid ${which} schema: ${reason}`, { tool, reason });
+  } finally {
+    // The validator keeps what it needs; left registered in Ajv, a tool's schema changed under
+    // the same $id (edited, then reloaded) would be refused as a duplicate.
+    compiler.removeSchema(schema);
   }
+  compiled.set(text, validate);
+  if (compiled.size > MAX_COMPILED) compiled.delete(compiled.keys().next().value as string);
+  return validate;
 }
 
 /** A JSON Pointer segment as the name it stands for (RFC 6901). */

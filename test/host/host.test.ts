@@ -113,6 +113,12 @@ describe('Host', () => {
     expect(await call('o-3', 'count', { as: 'text' })).toMatchObject({ code: 'TOOL_FAILED', data: { problem: 'it declares an output schema but returned no structuredContent' } });
     // A failure of the tool's own is not held to the schema (clients do not hold it either).
     expect(await call('o-4', 'fails')).toMatchObject({ result: { isError: true } });
+
+    // Replaced (as an editor does at each reload) with a schema of the same $id, changed: taken, and it holds.
+    const named = (type: string) => ({ $id: 'https://example.com/count-output', type: 'object', properties: { count: { type } }, required: ['count'] });
+    host.removeTool('count').tool({ name: 'count', description: 'Counts', output: named('integer'), handler: () => ({ count: 3 }) });
+    host.removeTool('count').tool({ name: 'count', description: 'Counts in words', output: named('string'), handler: () => ({ count: 3 }) });
+    expect(await call('o-5', 'count')).toMatchObject({ code: 'TOOL_FAILED', data: { problem: expect.stringContaining('structuredContent.count must be string') } });
   });
 
   it('refuses, as it is added, a tool whose name is taken or not one MCP clients take, whose input is not an object, or that has no handler', () => {

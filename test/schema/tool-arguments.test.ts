@@ -8,6 +8,7 @@ import { z } from 'zod';
 import * as zm from 'zod/mini';
 import { toInputSchema } from '../../src/host/tools.js';
 import type { TetherError } from '../../src/protocol/index.js';
+import { compileToolSchema } from '../../src/schema/json-schema.js';
 import { argumentValidator, strictArguments } from '../../src/schema/tool-arguments.js';
 
 function refusal(validate: () => unknown): TetherError {
@@ -87,6 +88,11 @@ describe('tool arguments', () => {
     expect(refusal(() => validate({ path: '/B', options: { relativ: true } }))).toMatchObject({ data: { field: 'options.relativ', suggestions: ['relative'] } });
     expect(refusal(() => validate({ path: 3 })).message).toContain('"path"');
     expect(validate({ path: '/B', options: { relative: true } })).toEqual({ path: '/B', options: { relative: true } });
+  });
+
+  it('compiles a JSON Schema once, however often a tool with it is registered (at every reload)', () => {
+    const schema = () => ({ type: 'object', properties: { path: { type: 'string' } }, additionalProperties: false });
+    expect(compileToolSchema('move', 'input', schema())).toBe(compileToolSchema('move', 'input', schema()));
   });
 
   it('lists the allowed values of an enum', () => {
