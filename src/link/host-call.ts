@@ -132,20 +132,23 @@ async function cancelAtHost(link: HostLink, callId: string, attempt: object, rea
     }
     const latest = latestAttempts.get(link)?.get(callId);
     if (latest !== undefined && latest !== attempt) return; // the callId was started again since
-    if (await cancelOn(rpc, callId, reason)) return;
+    // Sent again only on a new connection, and only within the wait: an editor that keeps
+    // dropping its connections before it answers is not asked for ever.
+    if ((await cancelOn(rpc, callId, reason)) || Date.now() >= deadline) return;
   }
 }
 
 /**
  * Sends calls/cancel on this connection. True once the host has it (what it answers matters
- * less than that it was heard); false if the connection dropped first, so the cancel is lost.
+ * less than that it was heard); false if the connection closed first, so the cancel is lost.
  */
 async function cancelOn(rpc: RpcConnection, callId: string, reason: unknown): Promise<boolean> {
   try {
     await rpc.request(METHODS.callCancel, { callId, reason: reasonText(reason) ?? 'The client cancelled the request.' });
     return true;
-  } catch (error) {
-    return TetherError.from(error).code !== 'CONNECTION_CLOSED';
+  } catch {
+    // The connection's own state, not the error's code: a host may answer with any code.
+    return rpc.isOpen;
   }
 }
 

@@ -9,7 +9,7 @@ import { connectToHost } from '../../src/link/host-client.js';
 import { runHostCall } from '../../src/link/host-call.js';
 import { HostLink, type HostLinkOptions } from '../../src/link/host-link.js';
 import { METHODS, TetherError, type CallProgress, type CallStartResult } from '../../src/protocol/index.js';
-import { TcpProxy, deferred, tempDir } from './fake-host.js';
+import { FakeHost, TcpProxy, deferred, isRequest, tempDir } from './fake-host.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -101,7 +101,7 @@ async function startLife(ws: Workspace, label: string, { gated, ...options }: Pa
   };
 }
 
-async function startLink(ws: Workspace, options: Partial<HostLinkOptions> = {}): Promise<HostLink> {
+async function startLink(ws: Pick<Workspace, 'recordsDir' | 'projectPath'>, options: Partial<HostLinkOptions> = {}): Promise<HostLink> {
   const link = new HostLink({ recordsDir: ws.recordsDir, project: ws.projectPath, backoff: { initialMs: 20, maxMs: 100 }, ...options });
   cleanups.push(() => link.close());
   const up = new Promise((resolve) => link.once('connected', resolve));
@@ -325,6 +325,31 @@ describe('runHostCall across a blip (the host keeps running)', () => {
     expect((await call).ok).toBe(false);
     await expect.poll(() => life.host.calls.status('dead-1').state).toBe('cancelled');
     expect(life.runs).toEqual(['dead-1']);
+  });
+
+  it('a cancel the editor answers with any error, on a connection still open, is not sent again', async () => {
+    const { dir, remove } = tempDir('tether-call-');
+    cleanups.push(remove);
+    let cancels = 0;
+    // An editor not ours: it answers calls/cancel with the code Tether uses for a closed connection.
+    const fake = await new FakeHost(join(dir, 'project'), FakeHost.answerHello((message, connection) => {
+      if (!isRequest(message)) return;
+      if (message.method === 'calls/cancel') {
+        cancels++;
+        connection.send({ jsonrpc: '2.0', id: message.id, error: { code: -32006, message: 'No such call here.' } });
+      } else if (message.method === 'calls/status') connection.send({ jsonrpc: '2.0', id: message.id, result: { state: 'running' } });
+    })).start();
+    cleanups.push(() => fake.close());
+    fake.writeRecord(join(dir, 'hosts'));
+    const link = await startLink({ recordsDir: join(dir, 'hosts'), projectPath: join(dir, 'project') });
+    const controller = new AbortController();
+    const call = settle(runHostCall(link, { callId: 'odd-1', tool: 'slow', arguments: {} }, { waitMs: 2_000, rerunnable: false, signal: controller.signal }));
+    controller.abort(new Error('the user pressed stop'));
+    expect((await call).ok).toBe(false);
+    await expect.poll(() => cancels).toBe(1);
+    // A few round trips on the same connection: a cancel sent again would have arrived by now.
+    for (let i = 0; i < 5; i++) await link.request(METHODS.callStatus, { callId: 'odd-1' }, 1_000);
+    expect(cancels).toBe(1);
   });
 
   it('a caller abort cancels the call at the host and rejects with CANCELLED', async () => {
