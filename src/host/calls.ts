@@ -22,7 +22,7 @@ import {
 } from '../protocol/index.js';
 import { CallJournal, hashArguments, isFinal, type JournalEntry, type JournalError } from './call-journal.js';
 import { MainThreadExecutor } from './executor.js';
-import { duplicatePolicyOf, toToolResult, unknownTool, type RegisteredTool, type ToolContext } from './tools.js';
+import { duplicatePolicyOf, toToolResult, unknownTool, type RegisteredTool, type ToolContext, type ToolReturn } from './tools.js';
 
 /** A connection's view of the calls it started or attached to. */
 export interface CallObserver {
@@ -448,14 +448,24 @@ export class CallManager {
     }, deadlineMs);
     deadline.unref();
 
+    let value: ToolReturn;
     try {
-      const value = await tool.handler(entry.arguments, this.contextFor(call, abort));
-      this.finish(call, toToolResult(value, entry.tool, tool.checkOutput), undefined);
+      value = await tool.handler(entry.arguments, this.contextFor(call, abort));
     } catch (error) {
       this.finish(call, undefined, abort.reason ?? toolFailure(entry.tool, error));
+      return;
     } finally {
       clearTimeout(deadline);
     }
+    let result: ToolResult;
+    try {
+      result = toToolResult(value, entry.tool, tool.checkOutput);
+    } catch (error) {
+      // The tool ran to its end, cancelled or not: its result is what is wrong, and says so.
+      this.finish(call, undefined, TetherError.from(error));
+      return;
+    }
+    this.finish(call, result, undefined);
   }
 
   private contextFor(call: LiveCall, abort: LazyAbort): ToolContext {

@@ -119,6 +119,24 @@ describe('Host', () => {
     host.removeTool('count').tool({ name: 'count', description: 'Counts', output: named('integer'), handler: () => ({ count: 3 }) });
     host.removeTool('count').tool({ name: 'count', description: 'Counts in words', output: named('string'), handler: () => ({ count: 3 }) });
     expect(await call('o-5', 'count')).toMatchObject({ code: 'TOOL_FAILED', data: { problem: expect.stringContaining('structuredContent.count must be string') } });
+
+    // Cancelled, but it ran to its end anyway and returned what its schema refuses: that it ran is what the caller hears.
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    host.tool({
+      name: 'stubborn',
+      description: 'Finishes whatever happens',
+      output,
+      handler: async (_args, ctx) => {
+        started();
+        await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+        return { count: 'three' };
+      },
+    });
+    const stubborn = call('o-6', 'stubborn');
+    await running;
+    await rpc.request(METHODS.callCancel, { callId: 'o-6' });
+    expect(await stubborn).toMatchObject({ code: 'TOOL_FAILED', message: expect.stringContaining('Its effects have happened') });
   });
 
   it('refuses, as it is added, a tool whose name is taken or not one MCP clients take, whose input is not an object, or that has no handler', () => {
