@@ -46,6 +46,8 @@ export interface TetherServerOptions {
  */
 const CALL_SETTLE_MS = 1_500;
 const ANSWER_GRACE_MS = 500;
+/** Idle time before the system first probes a connection (then, on Linux, 9 probes 75 s apart). */
+const KEEPALIVE_DELAY_MS = 60_000;
 
 /** Bind addresses that listen on every interface, as `bindHostName` names them. */
 const WILDCARD_NAMES = new Set(['0.0.0.0', '[::]']);
@@ -169,7 +171,9 @@ export class TetherServer {
       token: loadOrCreateToken(this.home, options.logger),
       maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
     };
-    this.http = createServer((req, res) => void this.route(req, res));
+    // TCP keepalive: a client listening on a stream that then vanished without a word (a remote
+    // machine asleep or gone) is found dead by the system, and its session becomes idle again.
+    this.http = createServer({ keepAlive: true, keepAliveInitialDelay: KEEPALIVE_DELAY_MS }, (req, res) => void this.route(req, res));
   }
 
   get url(): string | undefined {

@@ -3,6 +3,8 @@
  * a real sandbox behind it, and what reaches the host counted on disk.
  */
 import { readFileSync, statSync, existsSync } from 'node:fs';
+import { once } from 'node:events';
+import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -186,6 +188,22 @@ describe('tether serve', () => {
     await expect.poll(reapedForIdleness).toBe('1');
     expect((await ide.listTools()).tools.map((t) => t.name)).toContain('tether_status');
     await ide.close();
+  });
+
+  it.runIf(process.platform === 'linux')('arms TCP keepalive on its connections, so a listener that vanished is found dead', async () => {
+    const served = await serve(createWorkspace());
+    const socket = createConnection(Number(new URL(served.url).port), '127.0.0.1');
+    await once(socket, 'connect');
+    const port = socket.localPort!.toString(16).toUpperCase().padStart(4, '0');
+    // The server's end of this connection (its remote port is ours) in /proc/net/tcp: timer kind 02 is keepalive.
+    const timerOfServerEnd = () =>
+      readFileSync('/proc/net/tcp', 'utf8')
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/))
+        .find((fields) => fields[2]?.endsWith(`:${port}`))?.[5]
+        ?.split(':')[0];
+    await expect.poll(timerOfServerEnd).toBe('02');
+    socket.destroy();
   });
 
   it('takes --wait-ms 0 to mean no wait for an editor that is away', async () => {
