@@ -168,7 +168,8 @@ export class McpEndpoint {
     const session = new HttpSession(id, pool, this.frontFor(req), this.sessionDeps);
     let evicted: string[];
     try {
-      evicted = this.deps.registry.put(id, pool, session);
+      // Room is made (evicting) only once the SDK has taken the initialize, below: a refused one evicts nobody.
+      evicted = this.deps.registry.put(id, pool, session, { trim: false });
     } catch (error) {
       if (!(error instanceof PoolFullError)) throw error;
       void session.shutdown('shutdown'); // never registered: this only lets go of its front
@@ -178,13 +179,14 @@ export class McpEndpoint {
       return refuseFullPool(res, error);
     }
     this.fullPools.delete(pool);
-    if (evicted.length > 0) this.deps.logger.info({ evicted, pool }, 'sessions evicted to make room');
     try {
       await session.handle(body, (transport) => this.serve(transport, req, res, body));
     } finally {
       // Refused (a malformed initialize, an Accept header without both types): its client never
       // got the id, so nothing may keep a place in the pool, a server and a front for it.
       if (!session.established) void this.deps.registry.delete(id, 'refused');
+      else evicted.push(...this.deps.registry.trimFor(id));
+      if (evicted.length > 0) this.deps.logger.info({ evicted, pool }, 'sessions evicted to make room');
     }
   }
 

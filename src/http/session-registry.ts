@@ -144,9 +144,11 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
    * capacity until a later put: evicting a session mid-call or mid-conversation is worse than
    * a few extra sessions, up to the pool's ceiling: a session that would take the pool past
    * it is refused (PoolFullError, nothing registered or replaced) unless an evictable session
-   * makes room. Returns the ids evicted. Throws after close().
+   * makes room. Returns the ids evicted. Throws after close(). With `trim: false`, a pool over
+   * its capacity (below its ceiling) is left so until `trim(id)`: for a session that may yet be
+   * refused, which must not have evicted anyone for nothing.
    */
-  put(id: string, pool: P, session: S): string[] {
+  put(id: string, pool: P, session: S, { trim = true } = {}): string[] {
     if (this.closed) throw new Error('SessionRegistry is closed');
     const target = this.pool(pool);
     const evicted = this.makeRoom(pool, target, this.byId.get(id));
@@ -167,7 +169,13 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
       entry.pool = pool;
       this.touch(entry);
     }
-    return [...evicted, ...this.trim(pool, target, entry)];
+    return trim ? [...evicted, ...this.trim(pool, target, entry)] : evicted;
+  }
+
+  /** Evicts down to the capacity of the session's pool, never the session itself (see put); returns the ids evicted. */
+  trimFor(id: string): string[] {
+    const entry = this.byId.get(id);
+    return entry ? this.trim(entry.pool, this.pool(entry.pool), entry) : [];
   }
 
   /** Returns the session and marks it used (LRU touch); undefined when unknown or shutting down. */

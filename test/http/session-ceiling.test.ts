@@ -37,8 +37,10 @@ describe('a session pool at its ceiling', () => {
     }
   });
 
-  it('keeps no place for an initialize the SDK refused: its client never got the id', async () => {
-    const served = await startServe(createWorkspace(), ['--interactive-sessions', '2']);
+  it('keeps no place for an initialize the SDK refused, and evicts nobody for it: its client never got the id', async () => {
+    const served = await startServe(createWorkspace(), ['--interactive-sessions', '2', '--session-recency-floor-ms', '0']);
+    // A full pool of sessions any new one may evict (no recency floor).
+    const sessions = [await openRawSession(served), await openRawSession(served)];
     const initialize = (params: unknown, accept = 'application/json, text/event-stream') =>
       fetch(served.url, {
         method: 'POST',
@@ -54,9 +56,14 @@ describe('a session pool at its ceiling', () => {
       expect(unacceptable.status).toBe(406);
     }
     const health = async () => ((await (await fetch(served.url.replace('/mcp', '/healthz'), { headers: { authorization: `Bearer ${served.token}` } })).json()) as { sessions: unknown }).sessions;
-    await expect.poll(health).toMatchObject({ interactive: { size: 0 }, awake: 0 });
-    // Room for the pool's whole ceiling of real clients.
-    for (let i = 0; i < 4; i++) await openRawSession(served);
-    expect(await health()).toMatchObject({ interactive: { size: 4 } });
+    await expect.poll(health).toMatchObject({ interactive: { size: 2 }, evictions: 0 });
+    for (const headers of sessions) {
+      const listed = await fetch(served.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 'list', method: 'tools/list' }) });
+      expect(listed.status).toBe(200);
+      await listed.text();
+    }
+    // A client the SDK takes makes room as before: the least recently used goes.
+    await openRawSession(served);
+    expect(await health()).toMatchObject({ interactive: { size: 2 }, evictions: 1 });
   });
 });
