@@ -191,11 +191,20 @@ export class RpcConnection {
     this.transport.peerAuthenticated?.(peer);
   }
 
-  /** Sends a notification; returns false when the connection is closed and nothing was sent. */
+  /**
+   * Sends a notification; returns false when nothing was sent: the connection is closed, or the
+   * notification is larger than the peer reads (a tool's long progress or log line), in which
+   * case it is dropped for this peer alone. A notification is never worth a call or a process.
+   */
   notify(method: string, params?: unknown): boolean {
     if (!this.isOpen) return false;
     const message: NotificationMessage = { jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) };
-    this.transport.send(message);
+    try {
+      this.transport.send(message);
+    } catch (error) {
+      if (TetherError.from(error).code !== 'FRAME_TOO_LARGE') throw error;
+      return false;
+    }
     return true;
   }
 
@@ -298,7 +307,12 @@ export class RpcConnection {
               { ...failure.data, ...(method ? { method } : {}), handled: true },
             )
           : failure;
-      this.transport.send({ jsonrpc: '2.0', id, error: unsent.toWire() });
+      try {
+        this.transport.send({ jsonrpc: '2.0', id, error: unsent.toWire() });
+      } catch {
+        // Not even that fits what the peer reads: it cannot be answered, so it is let go.
+        this.close(unsent);
+      }
     }
   }
 

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { TetherError } from './errors.js';
+import { HANDSHAKE_MAX_FRAME_BYTES } from './limits.js';
 
 export const PROTOCOL_VERSION = 1;
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly number[] = [1];
@@ -63,8 +64,11 @@ export const HelloParams = z.object({
   client: z.object({ name: z.string(), version: z.string().optional() }).loose(),
   /** What the connecting side can relay to a human or a model, for tools that ask. */
   capabilities: z.object({ elicitation: z.boolean().optional(), sampling: z.boolean().optional() }).loose().optional(),
-  /** The largest frame body the client reads; the host sends up to this (default: the host's own limit). */
-  limits: z.object({ maxFrameBytes: z.number().int().positive() }).loose().optional(),
+  /**
+   * The largest frame body the client reads; the host sends up to this (default: the host's own
+   * limit). Not below the handshake's 64 KiB: under it, not every error would fit.
+   */
+  limits: z.object({ maxFrameBytes: z.number().int().min(HANDSHAKE_MAX_FRAME_BYTES, `must be at least ${HANDSHAKE_MAX_FRAME_BYTES} (64 KiB)`) }).loose().optional(),
 }).refine((params) => (params.token === undefined) !== (params.proof === undefined), {
   path: ['token'],
   message: 'give either "token" or "proof" (not both)',

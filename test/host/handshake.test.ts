@@ -13,7 +13,7 @@ import { Host, type HostOptions } from '../../src/host/index.js';
 import { clientProof, newNonce } from '../../src/discovery/host-proof.js';
 import { recordPath } from '../../src/discovery/host-record.js';
 import { connectToHost } from '../../src/link/host-client.js';
-import { FrameDecoder, HANDSHAKE_MAX_FRAME_BYTES, METHODS } from '../../src/protocol/index.js';
+import { FrameDecoder, HANDSHAKE_MAX_FRAME_BYTES, METHODS, PROTOCOL_VERSION, encodeFrame, frameBytes } from '../../src/protocol/index.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -96,6 +96,22 @@ describe('before the handshake', () => {
 function messagesOf(peer: Stranger): Array<{ id: unknown; result?: unknown; error?: { message: string; data: Record<string, unknown> } }> {
   return new FrameDecoder({ maxFrameBytes: 1 << 20, maxHeaderBytes: 1024 }).push(peer.received()).map((body) => JSON.parse(new TextDecoder().decode(body)));
 }
+
+describe('what a client says it reads', () => {
+  it('is at least the handshake\'s 64 KiB (under it, not every error fits): less is refused, naming the field, and the host serves on', async () => {
+    const host = await startHost();
+    const peer = await stranger(host.port as number);
+    const hello = { jsonrpc: '2.0' as const, id: 1, method: METHODS.hello, params: { token: host.token, protocolVersion: PROTOCOL_VERSION, client: { name: 'tiny' }, limits: { maxFrameBytes: 10 } } };
+    peer.socket.write(frameBytes(encodeFrame(hello, HANDSHAKE_MAX_FRAME_BYTES)));
+    await peer.closed;
+    const [reply] = messagesOf(peer);
+    expect(reply?.error?.data).toMatchObject({ code: 'INVALID_PARAMS', field: 'limits.maxFrameBytes' });
+    expect(reply?.error?.message).toContain('at least 65536');
+    const client = await connectToHost({ port: host.port as number, token: host.token });
+    cleanups.push(() => client.rpc.close());
+    await expect(client.rpc.request(METHODS.ping)).resolves.toEqual({});
+  });
+});
 
 describe('the proof handshake', () => {
   it('a client proves it knows the token without sending it and checks the host\'s proof; the same proof again is refused', async () => {

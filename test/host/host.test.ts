@@ -435,20 +435,51 @@ describe('frame limits', () => {
   it('sends a result as large as the client announced it reads, beyond the host\'s own read limit', async () => {
     const home = mkdtempSync(join(tmpdir(), 'tether-host-'));
     const host = new Host({ kind: 'test', name: 'Test', version: '1.0.0', projectPath: home, recordsDir: join(home, 'hosts'), limits: { maxFrameBytes: 10_000 } });
-    host.tool({ name: 'big', description: 'A large result', annotations: { readOnlyHint: true }, handler: () => 'x'.repeat(50_000) });
+    host.tool({ name: 'big', description: 'A large result', annotations: { readOnlyHint: true }, handler: () => 'x'.repeat(100_000) });
     await host.start();
     cleanups.push(() => host.close());
 
-    // A client that reads 1 MiB says so in its hello, and gets the 50 KB result.
+    // A client that reads 1 MiB says so in its hello, and gets the 100 KB result.
     const roomy = await connectToHost({ port: host.port as number, token: host.token, limits: { maxFrameBytes: 1024 * 1024 } });
     cleanups.push(() => roomy.rpc.close());
     const result = await roomy.rpc.request<{ result: { content: Array<{ text: string }> } }>(METHODS.callStart, { callId: 'big-1', tool: 'big' });
-    expect(result.result.content[0]!.text).toHaveLength(50_000);
+    expect(result.result.content[0]!.text).toHaveLength(100_000);
 
-    // One that reads only 20 KB gets a typed refusal in place of the result, and the connection serves on.
-    const narrow = await connectToHost({ port: host.port as number, token: host.token, limits: { maxFrameBytes: 20_000 } });
+    // One that reads only 64 KiB gets a typed refusal in place of the result, and the connection serves on.
+    const narrow = await connectToHost({ port: host.port as number, token: host.token, limits: { maxFrameBytes: 65_536 } });
     cleanups.push(() => narrow.rpc.close());
-    await expect(narrow.rpc.request(METHODS.callStart, { callId: 'big-2', tool: 'big' })).rejects.toMatchObject({ code: 'FRAME_TOO_LARGE', data: { maxFrameBytes: 20_000 } });
+    await expect(narrow.rpc.request(METHODS.callStart, { callId: 'big-2', tool: 'big' })).rejects.toMatchObject({ code: 'FRAME_TOO_LARGE', data: { maxFrameBytes: 65_536 } });
+    await expect(narrow.rpc.request(METHODS.ping)).resolves.toEqual({});
+  });
+
+  it('drops, for a client, a notification larger than it reads: the call and the host carry on', async () => {
+    let speak!: () => void;
+    const attached = new Promise<void>((resolve) => (speak = resolve));
+    const host = await startHost((h) =>
+      h.tool({
+        name: 'chatty',
+        description: 'Reports at length',
+        handler: async (_args, ctx) => {
+          await attached;
+          ctx.progress({ message: 'P'.repeat(100_000) });
+          ctx.log('info', 'L'.repeat(100_000));
+          return 'done';
+        },
+      }),
+    );
+    const narrow = await connectToHost({ port: host.port as number, token: host.token, limits: { maxFrameBytes: 65_536 } });
+    const roomy = await connectToHost({ port: host.port as number, token: host.token, limits: { maxFrameBytes: 1024 * 1024 } });
+    cleanups.push(() => roomy.rpc.close(), () => narrow.rpc.close());
+    const heard: number[] = [];
+    roomy.rpc.onNotification(METHODS.callProgress, (params) => void heard.push((params as { message?: string }).message?.length ?? 0));
+    const first = narrow.rpc.request<{ result: { content: Array<{ text: string }> } }>(METHODS.callStart, { callId: 'chat-1', tool: 'chatty' });
+    const second = roomy.rpc.request<{ result: { content: Array<{ text: string }> } }>(METHODS.callStart, { callId: 'chat-1', tool: 'chatty' });
+    await expect.poll(() => host.calls.status('chat-1').state).toBe('running');
+    await roomy.rpc.request(METHODS.ping); // its attach has been handled: both hear the call now
+    speak();
+    expect((await first).result.content[0]!.text).toBe('done');
+    expect((await second).result.content[0]!.text).toBe('done');
+    expect(heard).toContain(100_000);
     await expect(narrow.rpc.request(METHODS.ping)).resolves.toEqual({});
   });
 });

@@ -77,7 +77,7 @@ async function startLife(ws: Workspace, label: string, { gated, ...options }: Pa
   const input = z.object({ tag: z.string() });
   host.tool({ name: 'slow', description: 'Changes the scene; not safe to repeat', input, handler: (_args, ctx) => run(ctx.callId, ctx.signal) });
   host.tool({ name: 'read', description: 'Reads the scene', input, annotations: { readOnlyHint: true }, handler: (_args, ctx) => run(ctx.callId, ctx.signal) });
-  host.tool({ name: 'big', description: 'A 50 KB result', input, handler: (_args, ctx) => run(ctx.callId, ctx.signal).then((text) => text.padEnd(50_000, '.')) });
+  host.tool({ name: 'big', description: 'A 100 KB result', input, handler: (_args, ctx) => run(ctx.callId, ctx.signal).then((text) => text.padEnd(100_000, '.')) });
   // A tool that does not look at its cancel signal (a synchronous build step): it finishes anyway.
   host.tool({ name: 'stubborn', description: 'Ignores cancels', input, handler: (_args, ctx) => run(ctx.callId, new AbortController().signal) });
   await host.start();
@@ -472,12 +472,12 @@ describe('runHostCall and a result too large for the link', () => {
   it('says the call completed and its result cannot be delivered, rather than "return a smaller result"', async () => {
     const ws = workspace();
     const life = await startLife(ws, 'A', { gated: false });
-    const link = await startLink(ws, { limits: { maxFrameBytes: 20_000 } });
+    const link = await startLink(ws, { limits: { maxFrameBytes: 65_536 } });
     const outcome = await settle(runHostCall(link, { callId: 'big-1', tool: 'big', arguments: { tag: 'big-1' } }, { waitMs: 3_000, rerunnable: false }));
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) {
       expect(outcome.error.code).toBe('FRAME_TOO_LARGE');
-      expect(outcome.error.data).toMatchObject({ callId: 'big-1', tool: 'big', state: 'completed', maxFrameBytes: 20_000 });
+      expect(outcome.error.data).toMatchObject({ callId: 'big-1', tool: 'big', state: 'completed', maxFrameBytes: 65_536 });
       expect(outcome.error.message).toMatch(/completed in the editor.*do not call it again/);
     }
     expect(life.host.calls.status('big-1').state).toBe('completed');
