@@ -410,7 +410,7 @@ export class Host implements HostCore {
     const endpoint = `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`;
     // Until its hello succeeds, a peer may send small frames only (docs/protocol.md §14).
     const limits = { ...this.options.limits, maxFrameBytesBeforeHandshake: HANDSHAKE_MAX_FRAME_BYTES };
-    const rpc = new RpcConnection(new FramedTransport(new SocketByteStream(socket), limits));
+    const rpc = new RpcConnection(new FramedTransport(new SocketByteStream(socket, { readOnlyWhatPeerReads: true }), limits));
     const connection = new HostConnection(id, endpoint, rpc, this);
     this.connections.set(id, connection);
     rpc.start();
