@@ -24,6 +24,9 @@ import { CallJournal, hashArguments, isFinal, type JournalEntry, type JournalErr
 import { MainThreadExecutor } from './executor.js';
 import { duplicatePolicyOf, toToolResult, unknownTool, type RegisteredTool, type ToolContext, type ToolReturn } from './tools.js';
 
+/** The longest a timer waits (2^31 - 1 ms, 24.8 days): past it, Node fires at once. A longer deadline is this one. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** A connection's view of the calls it started or attached to. */
 export interface CallObserver {
   readonly id: string;
@@ -445,7 +448,7 @@ export class CallManager {
           deadlineMs,
         }),
       );
-    }, deadlineMs);
+    }, Math.min(deadlineMs, MAX_TIMER_MS));
     deadline.unref();
 
     let value: ToolReturn;

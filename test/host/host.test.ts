@@ -377,6 +377,25 @@ describe('Host', () => {
     expect(runs).toEqual(['a']);
   });
 
+  it('takes a deadline longer than a timer can wait (24.8 days) as 24.8 days, not as an instant', async () => {
+    const host = await startHost((h) =>
+      h.tool({
+        name: 'brief',
+        description: 'Works for 50 ms',
+        handler: async (_args, ctx) => {
+          await new Promise((resolve, reject) => {
+            const timer = setTimeout(resolve, 50);
+            ctx.signal.addEventListener('abort', () => (clearTimeout(timer), reject(ctx.signal.reason)), { once: true });
+          });
+          return 'done';
+        },
+      }),
+    );
+    const { rpc } = await connect(host);
+    const result = await rpc.request<{ result: { content: Array<{ text: string }> } }>(METHODS.callStart, { callId: 'long-1', tool: 'brief', deadlineMs: 2 ** 31 });
+    expect(result.result.content[0]!.text).toBe('done');
+  });
+
   it('sends heartbeats while a call is silent', async () => {
     const host = await startHost((h) =>
       h.tool({ name: 'slow', description: 'Slow', handler: () => new Promise((resolve) => setTimeout(() => resolve('done'), 450)) }),
