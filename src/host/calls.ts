@@ -10,6 +10,7 @@
 import {
   LazyAbort,
   TetherError,
+  clipped,
   type Abortable,
   type CallProgress,
   type CallStartParams,
@@ -21,6 +22,7 @@ import {
   type ToolResult,
 } from '../protocol/index.js';
 import { CallJournal, hashArguments, isFinal, type JournalEntry, type JournalError } from './call-journal.js';
+import { invalidArguments } from '../schema/tool-arguments.js';
 import { MainThreadExecutor } from './executor.js';
 import { duplicatePolicyOf, toToolResult, unknownTool, type RegisteredTool, type ToolContext, type ToolReturn } from './tools.js';
 
@@ -157,7 +159,7 @@ export class CallManager {
    */
   async start(params: CallStartParams, observer: CallObserver, abandoned?: Abortable): Promise<CallStartResult> {
     const args = params.arguments ?? {};
-    const argsHash = hashArguments(params.tool, args);
+    const argsHash = readableArgumentsHash(params.tool, args);
     const known = this.journal.get(params.callId);
     if (known) {
       if (known.tool !== params.tool || known.argsHash !== argsHash) {
@@ -635,4 +637,14 @@ function outcomeOf(entry: JournalEntry, replayed: boolean): CallStartResult {
   }
   const error = entry.error ?? { code: 'INTERNAL_ERROR', message: `Call "${entry.callId}" ended without a result.` };
   throw new TetherError(error.code as TetherError['code'], error.message, { ...error.data, callId: entry.callId, state: entry.state, replayed });
+}
+
+/** The arguments' hash, or INVALID_ARGUMENTS for arguments nested too deeply to walk (thousands of levels). */
+function readableArgumentsHash(tool: string, args: unknown): string {
+  try {
+    return hashArguments(tool, args);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw invalidArguments(clipped(tool), '', 'are nested too deeply to be read (thousands of levels); send them flatter');
+  }
 }

@@ -1,6 +1,7 @@
 /** Resources, resource templates and prompts a host offers beside its tools. */
 import {
   TetherError,
+  clipped,
   type CompleteParams,
   type PromptDescriptor,
   type PromptMessage,
@@ -51,12 +52,12 @@ export class Catalog {
       const variables = matchTemplate(template.uriTemplate, uri);
       if (variables) return template.read(uri, variables);
     }
-    throw new TetherError('NOT_FOUND', `No resource at "${uri}". resources/list and resources/templates/list show what exists.`, { uri });
+    throw new TetherError('NOT_FOUND', `No resource at "${clipped(uri)}". resources/list and resources/templates/list show what exists.`, { uri: clipped(uri) });
   }
 
   async getPrompt(name: string, args: Record<string, string>): Promise<{ description?: string; messages: PromptMessage[] }> {
     const prompt = this.prompts.get(name);
-    if (!prompt) throw new TetherError('NOT_FOUND', `No prompt named "${name}". prompts/list shows every prompt.`, { prompt: name });
+    if (!prompt) throw new TetherError('NOT_FOUND', `No prompt named "${clipped(name)}". prompts/list shows every prompt.`, { prompt: clipped(name) });
     for (const argument of prompt.arguments ?? []) {
       if (argument.required && !(argument.name in args)) {
         throw new TetherError('INVALID_PARAMS', `Prompt "${name}" needs the argument "${argument.name}".`, { prompt: name, field: argument.name });
@@ -69,12 +70,12 @@ export class Catalog {
     let values: string[];
     if (params.ref.type === 'ref/prompt') {
       const prompt = this.prompts.get(params.ref.name);
-      if (!prompt) throw new TetherError('NOT_FOUND', `No prompt named "${params.ref.name}".`, { prompt: params.ref.name });
+      if (!prompt) throw new TetherError('NOT_FOUND', `No prompt named "${clipped(params.ref.name)}".`, { prompt: clipped(params.ref.name) });
       values = (await prompt.complete?.[params.argument.name]?.(params.argument.value, params.context?.arguments ?? {})) ?? [];
     } else {
       const uri = params.ref.uri;
       const template = this.templates.get(uri) ?? [...this.templates.values()].find((t) => t.uriTemplate === uri);
-      if (!template) throw new TetherError('NOT_FOUND', `No resource template "${uri}".`, { uri });
+      if (!template) throw new TetherError('NOT_FOUND', `No resource template "${clipped(uri)}".`, { uri: clipped(uri) });
       values = (await template.complete?.[params.argument.name]?.(params.argument.value)) ?? [];
     }
     return { completion: { values: values.slice(0, MAX_COMPLETIONS), total: values.length, hasMore: values.length > MAX_COMPLETIONS } };

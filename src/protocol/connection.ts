@@ -4,7 +4,7 @@
  * outgoing request is rejected with CONNECTION_CLOSED and every running handler's
  * AbortSignal fires.
  */
-import { TetherError } from './errors.js';
+import { TetherError, clipped } from './errors.js';
 import { LazyAbort, type Abortable } from './lazy-abort.js';
 import { attachLiftedStrings, type LiftedStrings } from './lifted-strings.js';
 import {
@@ -240,7 +240,8 @@ export class RpcConnection {
   private handleRequest(message: RequestMessage): void {
     const handler = this.requestHandlers.get(message.method) ?? this.fallbackRequest;
     if (!handler) {
-      this.reply(message.id, undefined, new TetherError('METHOD_NOT_FOUND', `Unknown method "${message.method}".`, { method: message.method }));
+      const method = clipped(message.method);
+      this.reply(message.id, undefined, new TetherError('METHOD_NOT_FOUND', `Unknown method "${method}".`, { method }));
       return;
     }
     const context = new IncomingRequest(message.id, message.method, this);

@@ -108,3 +108,11 @@ export class TetherError extends Error {
 export function isTetherError(error: unknown, code?: ErrorCode): error is TetherError {
   return error instanceof TetherError && (code === undefined || error.code === code);
 }
+
+/**
+ * A name or value the peer sent, as an error echoes it: whole when short, else its start and
+ * its length, so that a megabyte-long name does not come back as two megabytes of error.
+ */
+export function clipped(text: string, max = 200): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
+}

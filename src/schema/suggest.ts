@@ -1,7 +1,12 @@
 /** "Did you mean": the known names closest to a mistyped one. */
-import { TetherError } from '../protocol/index.js';
+import { TetherError, clipped } from '../protocol/index.js';
+
+/** Longer than any name worth comparing: tool names have at most 128 characters. */
+const MAX_COMPARED_LENGTH = 256;
 
 export function closestNames(name: string, known: Iterable<string>, max = 3): string[] {
+  // Comparing costs the product of the lengths: a megabyte-long name would hold the process for seconds.
+  if (name.length > MAX_COMPARED_LENGTH) return [];
   const target = name.toLowerCase();
   return [...known]
     .map((candidate) => ({ candidate, score: distance(target, candidate.toLowerCase()) - sharedBonus(target, candidate.toLowerCase()) }))
@@ -33,6 +38,6 @@ export function distance(a: string, b: string): number {
 export function unknownTool(name: string, known: Iterable<string>): TetherError {
   const suggestions = closestNames(name, known);
   const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : '';
-  return new TetherError('UNKNOWN_TOOL', `No tool named "${name}".${hint} tools/list shows every tool.`, { tool: name, suggestions });
+  return new TetherError('UNKNOWN_TOOL', `No tool named "${clipped(name)}".${hint} tools/list shows every tool.`, { tool: clipped(name), suggestions });
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { RawConnection } from '../../src/conformance/raw-connection.js';
 import * as zm from 'zod/mini';
 import { z as z3 } from 'zod/v3';
 import { Host, type HostOptions } from '../../src/host/index.js';
@@ -250,13 +251,31 @@ describe('Host', () => {
     await expect(rpc.request(METHODS.callStart, { callId: 'x', tool: 'echo', arguments: { v: 'b' } })).rejects.toMatchObject({ code: 'CALL_ID_CONFLICT' });
   });
 
-  it('names the invalid field and suggests close tool names', async () => {
+  it('names the invalid field and suggests close tool names; input too long or too deep to read is refused as such', async () => {
     const host = await startHost((h) => h.tool({ name: 'get_hierarchy', description: 'Tree', input: z.object({ depth: z.number().int() }), handler: () => 'ok' }));
     const { rpc } = await connect(host);
     const invalid = await rpc.request(METHODS.callStart, { callId: 'a', tool: 'get_hierarchy', arguments: { depth: 'deep' } }).catch((e: TetherError) => e);
     expect(invalid).toMatchObject({ code: 'INVALID_ARGUMENTS', data: { field: 'depth' } });
     const unknown = await rpc.request(METHODS.callStart, { callId: 'b', tool: 'get_hierarchie' }).catch((e: TetherError) => e);
     expect(unknown).toMatchObject({ code: 'UNKNOWN_TOOL', data: { suggestions: ['get_hierarchy'] } });
+
+    // A name a megabyte long is compared with nothing (that would hold the process), and echoed clipped.
+    const long = 'get_hierarchy'.padEnd(1_000_000, 'x');
+    const huge = (await rpc.request(METHODS.callStart, { callId: 'c', tool: long }).catch((e: TetherError) => e)) as TetherError;
+    expect(huge).toMatchObject({ code: 'UNKNOWN_TOOL', data: { suggestions: [], tool: expect.stringContaining('… (1000000 characters)') } });
+    expect(JSON.stringify(huge.toWire()).length).toBeLessThan(1_000);
+    // Arguments nested too deeply to walk (written by hand: JSON.stringify cannot) are the caller's to fix, not an internal error.
+    const raw = await RawConnection.open(host.port as number);
+    cleanups.push(() => raw.close());
+    expect(await raw.hello({ token: host.token })).toHaveProperty('result');
+    const nested = `${'{"a":'.repeat(20_000)}{}${'}'.repeat(20_000)}`;
+    const body = `{"jsonrpc":"2.0","id":"deep","method":"${METHODS.callStart}","params":{"callId":"d","tool":"get_hierarchy","arguments":{"depth":1,"nested":${nested}}}}`;
+    await raw.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    const deep = await raw.response('deep', 'the answer to arguments 20,000 levels deep');
+    expect(deep).toMatchObject({ error: { data: { code: 'INVALID_ARGUMENTS' }, message: expect.stringContaining('nested too deeply') } });
+    const method = (await rpc.request(long).catch((e: TetherError) => e)) as TetherError;
+    expect(method.code).toBe('METHOD_NOT_FOUND');
+    expect(JSON.stringify(method.toWire()).length).toBeLessThan(1_000);
   });
 
   it('refuses an argument the tool does not name, suggesting the closest, unless its schema lets extra keys through', async () => {
