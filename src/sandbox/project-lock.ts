@@ -5,11 +5,11 @@
  * names the process holding it; one whose process is gone (a crash) is taken over.
  *
  * The lock appears whole or not at all (written aside, then hard-linked into place, which
- * fails if one is there), and a stale one is taken over by renaming it away first, so of
- * two editors starting at once exactly one gets it.
+ * fails if one is there). A stale one is taken over by one editor alone: the one that claims
+ * it first (see takeOver), so of several editors starting at once exactly one gets it.
  */
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isProcessAlive } from '../discovery/host-record.js';
 import type { Project } from './project.js';
@@ -69,24 +69,42 @@ export function lockProject(project: Project): () => void {
   }
 }
 
-/** Moves a stale lock away, and deletes it only if it is still the one found stale (another editor may have taken it over first). */
+/**
+ * Removes a stale lock, if this editor is the first to claim it. The claim is a hard link to
+ * the lock under a name of the stale holder's own, which only one editor can create: so only
+ * one ever removes it, and nothing can have put a fresh lock in its place meanwhile (only a
+ * claimant removes a stale lock). Moving the lock away instead, as this once did, let one
+ * editor move another's fresh lock aside, and a third take the free place: two got it.
+ * Whether this editor then gets the lock is for its next attempt (another may link first).
+ */
 function takeOver(path: string, stale: Holder): void {
-  const aside = `${path}.stale-${randomBytes(6).toString('hex')}`;
+  const claim = `${path}.takeover-${stale.pid}-${stale.since ?? ''}`;
   try {
-    renameSync(path, aside);
-  } catch {
-    return; // gone already: someone else moved it
+    linkSync(path, claim);
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException;
+    // Claimed by another editor (whose lock the next attempt meets), unless that editor died claiming it.
+    if (code === 'EEXIST' && claimedLongAgo(claim)) rmSync(claim, { force: true });
+    else if (code !== 'EEXIST' && code !== 'ENOENT') throw error;
+    return;
   }
-  const moved = holderOf(aside);
-  if (moved?.pid === stale.pid && moved.since === stale.since) rmSync(aside, { force: true });
-  else {
-    // A fresh lock was moved by mistake: put it back if nothing took its place.
-    try {
-      linkSync(aside, path);
-    } catch {
-      // Something did; the next attempt sees it.
-    }
-    rmSync(aside, { force: true });
+  try {
+    // The claim is of what the path held a moment ago: the stale lock, or a fresh one that replaced it since.
+    const claimed = holderOf(claim);
+    if (claimed?.pid === stale.pid && claimed.since === stale.since) rmSync(path, { force: true });
+  } finally {
+    rmSync(claim, { force: true });
+  }
+}
+
+/** A claim is made and let go within moments; one older than this was left by an editor that died making it. */
+const CLAIM_EXPIRES_MS = 10_000;
+
+function claimedLongAgo(claim: string): boolean {
+  try {
+    return Date.now() - statSync(claim).ctimeMs > CLAIM_EXPIRES_MS;
+  } catch {
+    return false;
   }
 }
 
