@@ -156,7 +156,8 @@ export class HostConnection implements CallObserver {
   }
 
   private handshakeRequired(): TetherError {
-    return new TetherError('HANDSHAKE_REQUIRED', `Send "${METHODS.hello}" with the host's token before anything else; closing.`);
+    // Proof, not token: a host whose record asks for proofs must never be sent the token (protocol.md §6).
+    return new TetherError('HANDSHAKE_REQUIRED', `Send "${METHODS.hello}", with the proof (or token) the host's record asks for, before anything else; closing.`);
   }
 
   private registerHandlers(): void {
