@@ -21,8 +21,8 @@ import {
   type LogLevel,
   type ToolResult,
 } from '../protocol/index.js';
-import { CallJournal, hashArguments, isFinal, type JournalEntry, type JournalError } from './call-journal.js';
 import { invalidArguments } from '../schema/tool-arguments.js';
+import { CallJournal, hashArguments, isFinal, type JournalEntry, type JournalError } from './call-journal.js';
 import { MainThreadExecutor } from './executor.js';
 import { duplicatePolicyOf, toToolResult, unknownTool, type RegisteredTool, type ToolContext, type ToolReturn } from './tools.js';
 

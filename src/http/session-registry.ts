@@ -145,7 +145,7 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
    * a few extra sessions, up to the pool's ceiling: a session that would take the pool past
    * it is refused (PoolFullError, nothing registered or replaced) unless an evictable session
    * makes room. Returns the ids evicted. Throws after close(). With `trim: false`, a pool over
-   * its capacity (below its ceiling) is left so until `trim(id)`: for a session that may yet be
+   * its capacity (below its ceiling) is left so until `trimFor(id)`: for a session that may yet be
    * refused, which must not have evicted anyone for nothing.
    */
   put(id: string, pool: P, session: S, { trim = true } = {}): string[] {

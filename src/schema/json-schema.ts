@@ -19,7 +19,6 @@ function schemaCompiler(): Ajv2020 {
   return ajv;
 }
 
-
 /** Validators by schema text: tools are registered again, with the same schemas, at every reload. */
 const compiled = new Map<string, ValidateFunction>();
 /** Distinct schemas kept compiled; the oldest goes first. Ajv keeps ~4 KB of each compile for good, so a compile saved is memory saved. */
