@@ -26,6 +26,9 @@ import {
 import type { CallObserver } from './calls.js';
 import type { HostCore } from './host.js';
 
+/** Resources one connection may follow at once: each is kept until unsubscribed, so the count is bounded. */
+export const MAX_SUBSCRIPTIONS = 1_024;
+
 export class HostConnection implements CallObserver {
   private authenticated = false;
   private clientCaps: HelloParams['capabilities'] = {};
@@ -177,7 +180,14 @@ export class HostConnection implements CallObserver {
       .onRequest(METHODS.resourceTemplatesList, () => ({ resourceTemplates: catalog.listTemplates() }))
       .onRequest(METHODS.resourcesRead, async (p) => ({ contents: await catalog.read(parseParams(UriParams, p, METHODS.resourcesRead).uri) }))
       .onRequest(METHODS.resourcesSubscribe, (p) => {
-        this.subscriptions.add(parseParams(UriParams, p, METHODS.resourcesSubscribe).uri);
+        const { uri } = parseParams(UriParams, p, METHODS.resourcesSubscribe);
+        if (!this.subscriptions.has(uri) && this.subscriptions.size >= MAX_SUBSCRIPTIONS) {
+          throw new TetherError('INVALID_PARAMS', `This connection already follows ${MAX_SUBSCRIPTIONS} resources, the most one may; unsubscribe from some first.`, {
+            field: 'uri',
+            limit: MAX_SUBSCRIPTIONS,
+          });
+        }
+        this.subscriptions.add(uri);
         return {};
       })
       .onRequest(METHODS.resourcesUnsubscribe, (p) => {

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { RawConnection } from '../../src/conformance/raw-connection.js';
 import * as zm from 'zod/mini';
 import { z as z3 } from 'zod/v3';
+import { RawConnection } from '../../src/conformance/raw-connection.js';
+import { MAX_SUBSCRIPTIONS } from '../../src/host/host-connection.js';
 import { Host, type HostOptions } from '../../src/host/index.js';
 import { connectToHost, type HostSession } from '../../src/link/host-client.js';
 import { METHODS, TetherError } from '../../src/protocol/index.js';
@@ -413,6 +414,26 @@ describe('Host', () => {
     const { rpc } = await connect(host);
     const result = await rpc.request<{ result: { content: Array<{ text: string }> } }>(METHODS.callStart, { callId: 'long-1', tool: 'brief', deadlineMs: 2 ** 31 });
     expect(result.result.content[0]!.text).toBe('done');
+  });
+
+  it('tells subscribers of a resource that it changed, and bounds how many resources one connection follows', async () => {
+    const host = await startHost((h) => h.resource({ uri: 'scene://current', name: 'Scene', read: () => [{ uri: 'scene://current', text: 'SampleScene' }] }));
+    const { rpc } = await connect(host);
+    const updated: string[] = [];
+    rpc.onNotification(METHODS.resourceUpdated, (params) => void updated.push((params as { uri: string }).uri));
+    await rpc.request(METHODS.resourcesSubscribe, { uri: 'scene://current' });
+    host.resourceUpdated('scene://current');
+    await expect.poll(() => updated).toEqual(['scene://current']);
+
+    for (let i = 1; i < MAX_SUBSCRIPTIONS; i++) await rpc.request(METHODS.resourcesSubscribe, { uri: `asset://${i}` });
+    await expect(rpc.request(METHODS.resourcesSubscribe, { uri: 'asset://one-too-many' })).rejects.toMatchObject({
+      code: 'INVALID_PARAMS',
+      message: expect.stringContaining('unsubscribe from some first'),
+      data: { limit: MAX_SUBSCRIPTIONS },
+    });
+    await rpc.request(METHODS.resourcesSubscribe, { uri: 'scene://current' }); // followed already: no more room needed
+    await rpc.request(METHODS.resourcesUnsubscribe, { uri: 'asset://1' });
+    await expect(rpc.request(METHODS.resourcesSubscribe, { uri: 'asset://one-too-many' })).resolves.toEqual({});
   });
 
   it('sends heartbeats while a call is silent', async () => {
