@@ -28,6 +28,7 @@ import { hostsDir, tetherHome } from '../discovery/tether-home.js';
 import { removeHostRecord, writeHostRecord, type HostRecord } from '../discovery/host-record.js';
 import { PROOF_AUTH } from '../discovery/host-proof.js';
 import { SocketByteStream } from '../net/socket-stream.js';
+import { takesObject } from '../schema/tool-arguments.js';
 import { CallJournal, DEFAULT_READ_ONLY_BUDGET_BYTES, FileJournalStore, MemoryJournalStore, type JournalStore } from './call-journal.js';
 import { CallManager, journalRemedy } from './calls.js';
 import { Catalog, type PromptDefinition, type ResourceDefinition, type ResourceTemplateDefinition } from './catalog.js';
@@ -224,7 +225,7 @@ export class Host implements HostCore {
     };
     if (typeof name !== 'string' || !TOOL_NAME.test(name)) refuse('a tool name is 1 to 128 letters, digits, "_", "-" or "." (MCP clients refuse others)');
     if (this.tools.has(name)) refuse('a tool of that name is already added (removeTool it first to replace it)');
-    if ((inputSchema as { type?: unknown } | undefined)?.type !== 'object') refuse('its input must be an object\'s schema (a zod object, or JSON Schema with "type": "object"), as MCP requires');
+    if (!takesObject(inputSchema)) refuse('its input must be an object\'s schema (a zod object, or JSON Schema with "type": "object"), as MCP requires');
     if (typeof tool.handler !== 'function') refuse('it has no handler function');
     this.tools.set(name, tool);
     this.toolsChanged();

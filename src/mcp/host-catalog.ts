@@ -9,7 +9,7 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import { METHODS, TetherError, type PromptDescriptor, type ResourceDescriptor, type ResourceTemplateDescriptor, type RpcConnection, type ToolDescriptor } from '../protocol/index.js';
 import { WRITABLE_BY_OTHERS, readPrivateFile, writePrivateFile } from '../discovery/secure-file.js';
-import { argumentValidator, type ArgumentValidator } from '../schema/tool-arguments.js';
+import { argumentValidator, takesObject, type ArgumentValidator } from '../schema/tool-arguments.js';
 import type { HostLink } from '../link/host-link.js';
 import { STATUS_TOOL } from './status-tool.js';
 import { USE_HOST_TOOL } from './use-host-tool.js';
@@ -145,7 +145,7 @@ export class HostCatalog extends EventEmitter<HostCatalogEvents> {
   private mirrorable(tools: ToolDescriptor[]): ToolDescriptor[] {
     const taken = new Set(FRONT_TOOL_NAMES);
     const unique = tools.filter((tool) => {
-      const objectInput = (tool.inputSchema as { type?: unknown } | undefined)?.type === 'object';
+      const objectInput = takesObject(tool.inputSchema);
       if (objectInput && !taken.has(tool.name)) {
         taken.add(tool.name);
         return true;

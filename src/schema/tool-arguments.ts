@@ -14,6 +14,14 @@ export type JsonSchema = Record<string, unknown>;
 export type ArgumentValidator = (args: Record<string, unknown>) => Record<string, unknown>;
 
 /**
+ * Whether a tool's (JSON Schema) input is an object's, as MCP requires of every tool: a client
+ * may refuse a whole tool list for one that is not.
+ */
+export function takesObject(inputSchema: unknown): boolean {
+  return isObject(inputSchema) && inputSchema.type === 'object';
+}
+
+/**
  * A zod 4 schema, classic or `zod/mini`, from this copy of zod or from the host's own: zod's
  * functions (`z.safeParse`, `z.toJSONSchema`) read any of them, but `instanceof` knows only
  * the classes of one copy, and `zod/mini`'s are not classic ones.

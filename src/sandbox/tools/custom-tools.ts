@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { TetherError } from '../../protocol/index.js';
-import { argumentValidator } from '../../schema/tool-arguments.js';
+import { argumentValidator, takesObject } from '../../schema/tool-arguments.js';
 import type { Project } from '../project.js';
 import { defineTool, type SandboxTool } from './tool.js';
 
@@ -77,7 +77,7 @@ export function compileCustomTools(project: Project, builtInNames: ReadonlySet<s
  * would fail the editor when it loads its tools, as it does after every reload.
  */
 function inputSchemaProblem(tool: string, schema: Record<string, unknown>): string | undefined {
-  if (schema.type !== 'object') return `must be an object's schema ("type": "object"), as MCP requires of a tool's input.`;
+  if (!takesObject(schema)) return `must be an object's schema ("type": "object"), as MCP requires of a tool's input.`;
   try {
     argumentValidator(tool, schema);
     return undefined;
