@@ -10,6 +10,7 @@ import { MAX_SUBSCRIPTIONS } from '../../src/host/host-connection.js';
 import { Host, type HostOptions } from '../../src/host/index.js';
 import { connectToHost, type HostSession } from '../../src/link/host-client.js';
 import { METHODS, TetherError } from '../../src/protocol/index.js';
+import { deferred } from '../link/fake-host.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -123,20 +124,19 @@ describe('Host', () => {
     expect(await call('o-5', 'count')).toMatchObject({ code: 'TOOL_FAILED', data: { problem: expect.stringContaining('structuredContent.count must be string') } });
 
     // Cancelled, but it ran to its end anyway and returned what its schema refuses: that it ran is what the caller hears.
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => (started = resolve));
+    const running = deferred();
     host.tool({
       name: 'stubborn',
       description: 'Finishes whatever happens',
       output,
       handler: async (_args, ctx) => {
-        started();
+        running.resolve();
         await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
         return { count: 'three' };
       },
     });
     const stubborn = call('o-6', 'stubborn');
-    await running;
+    await running.promise;
     await rpc.request(METHODS.callCancel, { callId: 'o-6' });
     expect(await stubborn).toMatchObject({ code: 'TOOL_FAILED', message: expect.stringContaining('Its effects have happened') });
   });
@@ -324,17 +324,15 @@ describe('Host', () => {
   });
 
   it('shows a tool that first looks at its signal after a cancel that the call was cancelled', async () => {
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => (started = resolve));
-    let look!: () => void;
-    const gate = new Promise<void>((resolve) => (look = resolve));
+    const running = deferred();
+    const gate = deferred();
     const host = await startHost((h) =>
       h.tool({
         name: 'late_look',
         description: 'Looks at its signal only when told to',
         handler: async (_args, ctx) => {
-          started();
-          await gate;
+          running.resolve();
+          await gate.promise;
           if (ctx.signal.aborted) throw ctx.signal.reason;
           return 'not cancelled';
         },
@@ -342,17 +340,15 @@ describe('Host', () => {
     );
     const { rpc } = await connect(host);
     const call = rpc.request(METHODS.callStart, { callId: 'l', tool: 'late_look' }).catch((e: TetherError) => e);
-    await running;
+    await running.promise;
     await rpc.request(METHODS.callCancel, { callId: 'l' });
-    look();
+    gate.resolve();
     expect(await call).toMatchObject({ code: 'CANCELLED', data: { started: true } });
   });
 
   it('lets a client abandon its calls/start without cancelling the call, which runs on and replays its result', async () => {
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => (started = resolve));
-    let finish!: () => void;
-    const gate = new Promise<void>((resolve) => (finish = resolve));
+    const running = deferred();
+    const gate = deferred();
     const runs: string[] = [];
     const host = await startHost((h) =>
       h.tool({
@@ -360,8 +356,8 @@ describe('Host', () => {
         description: 'Runs until told to finish, unless cancelled',
         handler: async (_args, ctx) => {
           runs.push(ctx.callId);
-          started();
-          await gate;
+          running.resolve();
+          await gate.promise;
           if (ctx.signal.aborted) throw ctx.signal.reason;
           return 'done';
         },
@@ -369,16 +365,15 @@ describe('Host', () => {
     );
     const { rpc } = await connect(host);
     const heartbeats: string[] = [];
-    let heardTwin!: () => void;
-    const twoForTwin = new Promise<void>((resolve) => (heardTwin = resolve));
+    const twoForTwin = deferred();
     rpc.onNotification(METHODS.callProgress, (params) => {
       const { callId } = params as { callId: string };
       heartbeats.push(callId);
-      if (heartbeats.filter((id) => id === 'twin').length === 2) heardTwin();
+      if (heartbeats.filter((id) => id === 'twin').length === 2) twoForTwin.resolve();
     });
     const controller = new AbortController();
     const abandoned = rpc.request(METHODS.callStart, { callId: 'a', tool: 'long' }, { signal: controller.signal }).catch((e: TetherError) => e);
-    await running;
+    await running.promise;
     // The client stops waiting (notifications/cancelled for its request): not calls/cancel.
     controller.abort();
     expect(await abandoned).toMatchObject({ code: 'CANCELLED' });
@@ -388,9 +383,9 @@ describe('Host', () => {
     // the same execution, and while that one hears two heartbeats (100 ms apart), "a" hears none.
     heartbeats.length = 0;
     const twin = rpc.request<{ attachedTo?: string }>(METHODS.callStart, { callId: 'twin', tool: 'long' });
-    await twoForTwin;
+    await twoForTwin.promise;
     expect(heartbeats.filter((id) => id === 'a')).toEqual([]);
-    finish();
+    gate.resolve();
     const again = await rpc.request<{ result: { content: Array<{ text: string }> }; replayed: boolean }>(METHODS.callStart, { callId: 'a', tool: 'long' });
     expect(again.result.content[0]!.text).toBe('done');
     expect(await twin).toMatchObject({ attachedTo: 'a' });
@@ -458,21 +453,20 @@ describe('Host', () => {
       { heartbeatMs: 60_000 },
     );
     const notices: Array<{ callId: string; state: string; heartbeat: boolean }> = [];
-    let heard!: () => void;
-    const queuedNotice = new Promise<void>((resolve) => (heard = resolve));
+    const queuedNotice = deferred();
     const session = await connectToHost({
       port: host.port as number,
       token: host.token,
       prepare: (rpc) =>
         rpc.onNotification(METHODS.callProgress, (p) => {
           notices.push(p as (typeof notices)[number]);
-          heard();
+          queuedNotice.resolve();
         }),
     });
     cleanups.push(() => session.rpc.close());
     const first = session.rpc.request(METHODS.callStart, { callId: 'first', tool: 'hold', arguments: { tag: 'a' } });
     const second = session.rpc.request(METHODS.callStart, { callId: 'second', tool: 'hold', arguments: { tag: 'b' } });
-    await queuedNotice;
+    await queuedNotice.promise;
     expect(notices).toEqual([expect.objectContaining({ callId: 'second', state: 'queued', heartbeat: false })]);
     finish();
     await first;
@@ -512,14 +506,13 @@ describe('frame limits', () => {
   });
 
   it('drops, for a client, a notification larger than it reads: the call and the host carry on', async () => {
-    let speak!: () => void;
-    const attached = new Promise<void>((resolve) => (speak = resolve));
+    const attached = deferred();
     const host = await startHost((h) =>
       h.tool({
         name: 'chatty',
         description: 'Reports at length',
         handler: async (_args, ctx) => {
-          await attached;
+          await attached.promise;
           ctx.progress({ message: 'P'.repeat(100_000) });
           ctx.log('info', 'L'.repeat(100_000));
           return 'done';
@@ -535,7 +528,7 @@ describe('frame limits', () => {
     const second = roomy.rpc.request<{ result: { content: Array<{ text: string }> } }>(METHODS.callStart, { callId: 'chat-1', tool: 'chatty' });
     await expect.poll(() => host.calls.status('chat-1').state).toBe('running');
     await roomy.rpc.request(METHODS.ping); // its attach has been handled: both hear the call now
-    speak();
+    attached.resolve();
     expect((await first).result.content[0]!.text).toBe('done');
     expect((await second).result.content[0]!.text).toBe('done');
     expect(heard).toContain(100_000);
