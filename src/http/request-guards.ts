@@ -84,7 +84,15 @@ export function checkRequest(req: IncomingMessage, options: GuardOptions, { pref
   const target = requestTarget(req.url);
   // Not logged: a request target may carry an access_token.
   if (!target) return { status: 400, code: 'BAD_REQUEST', message: 'The request target is not a valid path or URL; send requests to /mcp, /healthz or /metrics.' };
-  const host = hostnameOf(req.headers.host);
+  const hostHeader = singleHostHeader(req);
+  if (hostHeader === undefined) {
+    return {
+      status: 400,
+      code: 'BAD_REQUEST',
+      message: 'Send exactly one Host header of the form host[:port] (no user, path, query or fragment), naming the server by its loopback name or bind address.',
+    };
+  }
+  const host = hostnameOf(hostHeader);
   if (!host || !options.allowedHosts.has(host)) {
     return {
       status: 403,
@@ -128,6 +136,23 @@ export function requestTarget(url: string | undefined): URL | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A Host header is `host[:port]` and nothing else (RFC 9110 §7.2), sent once. A URL parser
+ * reads more into it (`evil.example@127.0.0.1:7420` has user info, `127.0.0.1:7420/x` a path)
+ * and would let a name it was never addressed by past the check, so anything else is refused.
+ */
+const HOST_HEADER = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)(?::\d{1,5})?$/;
+
+/** The request's one Host header, or undefined when it has none, several, or one of another form. */
+function singleHostHeader(req: IncomingMessage): string | undefined {
+  let count = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]?.toLowerCase() === 'host') count += 1;
+  }
+  const header = req.headers.host;
+  return count === 1 && header !== undefined && HOST_HEADER.test(header) ? header : undefined;
 }
 
 function hostnameOf(header: string | undefined): string | undefined {

@@ -168,6 +168,28 @@ describe('tether serve guards', () => {
     expect(lines.join('\n')).not.toContain(served.token);
   });
 
+  it('refuses with 400 a Host header that is not host[:port], or that comes twice, and goes on serving', async () => {
+    const served = await startServe(createWorkspace());
+    const { hostname, port } = new URL(served.url);
+    /** The status line of a raw request with these Host lines: http.request would refuse to send most of them. */
+    const statusWith = (hostLines: string[]): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const socket = connect({ host: hostname, port: Number(port) }, () => {
+          const head = [`POST /mcp HTTP/1.1`, ...hostLines.map((h) => `Host: ${h}`), `Authorization: Bearer ${served.token}`, 'Content-Type: application/json', 'Accept: application/json, text/event-stream', `Content-Length: ${Buffer.byteLength(initialize)}`, 'Connection: close'];
+          socket.end(`${head.join('\r\n')}\r\n\r\n${initialize}`);
+        });
+        let answer = '';
+        socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+        socket.on('end', () => resolve(answer.split('\r\n')[0] ?? ''));
+        socket.on('error', reject);
+      });
+    for (const host of [`evil.example@${hostname}:${port}`, `${hostname}:${port}/x`, `${hostname}:${port}#x`, `${hostname}:${port}?x`, `${hostname}:port`]) {
+      expect(await statusWith([host]), host).toMatch(/^HTTP\/1\.1 400 /);
+    }
+    expect(await statusWith([`${hostname}:${port}`, 'evil.example'])).toMatch(/^HTTP\/1\.1 400 /);
+    expect(await statusWith([`${hostname}:${port}`])).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
   it('names a bind address as a Host header does: lower case, IPv6 bracketed and shortened', () => {
     expect(bindHostName('127.0.0.2')).toBe('127.0.0.2');
     expect(bindHostName('FE80:0:0:0:0:0:0:1')).toBe('[fe80::1]');
