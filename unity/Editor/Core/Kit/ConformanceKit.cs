@@ -1,0 +1,106 @@
+using System;
+using System.Collections.Generic;
+using System.Diagnostics;
+using Newtonsoft.Json.Linq;
+using Tether.Core.Protocol;
+using Tether.Core.Tools;
+
+namespace Tether.Core.Kit
+{
+    /// <summary>
+    /// The host conformance kit (protocol.md §15): tools the conformance suite drives to test
+    /// a host, declared exactly as the sandbox declares them (src/sandbox/tools/conformance-kit.ts).
+    /// A host exposes them only when asked to; their names are reserved. They are made here,
+    /// not marked [TetherTool], so scanning assemblies for tools never finds them.
+    /// </summary>
+    public static class ConformanceKit
+    {
+        /// <summary>The longest the block tool sleeps before it looks at its cancellation again.</summary>
+        private const int SliceMs = 100;
+
+        public sealed class BlockArguments
+        {
+            [ToolArg(Required = true, Minimum = 0, Maximum = 600000)]
+            public int Ms;
+        }
+
+        public sealed class KeyArguments
+        {
+            [ToolArg(Required = true, MinLength = 1)]
+            public string Key;
+        }
+
+        public static IReadOnlyList<RegisteredTool> Tools(IConformanceEditor editor)
+        {
+            if (editor == null) throw new ArgumentNullException(nameof(editor));
+            var counters = new ConformanceCounters(editor.ProjectPath);
+            return new[]
+            {
+                ToolFactory.Create<BlockArguments>(
+                    new TetherToolAttribute("tether_conformance_block")
+                    {
+                        Description = "Conformance kit: blocks the main thread synchronously for `ms` milliseconds, waking early when cancelled.",
+                        ReadOnly = false,
+                        Idempotent = false,
+                        LongRunning = true,
+                        Duplicates = "allow",
+                    },
+                    (args, context) => Block(args.Ms, context)),
+                ToolFactory.Create<KeyArguments>(
+                    new TetherToolAttribute("tether_conformance_count")
+                    {
+                        Description = "Conformance kit: increments the counter `key` and returns it. Not idempotent.",
+                        ReadOnly = false,
+                        Idempotent = false,
+                        Duplicates = "allow",
+                    },
+                    (args, context) => new JObject { ["key"] = args.Key, ["count"] = counters.Increment(args.Key) }),
+                ToolFactory.Create<KeyArguments>(
+                    new TetherToolAttribute("tether_conformance_read")
+                    {
+                        Description = "Conformance kit: returns the counter `key`.",
+                        ReadOnly = true,
+                        Idempotent = true,
+                    },
+                    (args, context) => new JObject { ["key"] = args.Key, ["count"] = counters.Read(args.Key) }),
+                ToolFactory.Create<NoArguments>(
+                    new TetherToolAttribute("tether_conformance_reload")
+                    {
+                        Description = "Conformance kit: journals its result, then reloads the code domain.",
+                        ReadOnly = false,
+                        Idempotent = true,
+                    },
+                    (args, context) =>
+                    {
+                        editor.RequestReload();
+                        return new JObject { ["reloading"] = true };
+                    }),
+            };
+        }
+
+        /// <summary>
+        /// Blocks the calling (main) thread as a player build does: no editor callbacks meanwhile.
+        /// It wakes at least every 100 ms (at once when the call is cancelled, through the
+        /// token's wait handle) and stops early when cancelled.
+        /// </summary>
+        private static JObject Block(int ms, IToolContext context)
+        {
+            var clock = Stopwatch.StartNew();
+            var cancellation = context?.Cancellation ?? default;
+            while (true)
+            {
+                var left = ms - clock.ElapsedMilliseconds;
+                if (left <= 0) break;
+                cancellation.WaitHandle.WaitOne((int)Math.Min(left, SliceMs));
+                if (cancellation.IsCancellationRequested)
+                {
+                    throw new TetherException(
+                        ErrorCodes.Cancelled,
+                        "Blocking call cancelled after " + clock.ElapsedMilliseconds + " ms.",
+                        new JObject { ["started"] = true });
+                }
+            }
+            return new JObject { ["blockedMs"] = clock.ElapsedMilliseconds };
+        }
+    }
+}
