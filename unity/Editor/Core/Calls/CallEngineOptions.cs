@@ -1,0 +1,40 @@
+using System;
+using System.Collections.Generic;
+using Tether.Core.Journal;
+using Tether.Core.Runtime;
+using Tether.Core.Tools;
+
+namespace Tether.Core.Calls
+{
+    /// <summary>What a CallEngine works with.</summary>
+    public sealed class CallEngineOptions
+    {
+        /// <summary>Where calls are written ahead (CallJournal.Open).</summary>
+        public CallJournal Journal;
+
+        /// <summary>The tools by name, read at each call (the registry may change between calls).</summary>
+        public Func<IReadOnlyDictionary<string, RegisteredTool>> Tools;
+
+        /// <summary>Where main-thread tools run, one at a time.</summary>
+        public IMainThread MainThread;
+
+        /// <summary>The loop that owns the engine: every method is called on it, and its timers are the engine's.</summary>
+        public HostLoop Loop;
+
+        /// <summary>Longest silence allowed while a call is queued or running (advertised in the hello).</summary>
+        public int HeartbeatMs = 5000;
+
+        /// <summary>Execution deadline when neither the call nor the tool sets one: 10 minutes.</summary>
+        public long DefaultDeadlineMs = 600_000;
+
+        /// <summary>
+        /// After a restart or a reload, how long the calls queued before it wait for their
+        /// requesters to come back before they run (protocol.md §8.5): a cancel sent while the host
+        /// was away must still find them queued. 0 runs them at once.
+        /// </summary>
+        public int RequeueGraceMs = 2000;
+
+        /// <summary>Where the engine tells a person what went wrong with its journal. Optional.</summary>
+        public IHostLog Log;
+    }
+}
