@@ -91,6 +91,21 @@ export const framingChecks: readonly Check[] = [
     },
   },
   {
+    id: 'framing.nesting-depth',
+    requirement: 'FR-8',
+    title: 'a message nested 10,000 levels deep gets INVALID_REQUEST under its id, and the connection keeps serving',
+    async run(context) {
+      const connection = await authenticated(context);
+      // A few kilobytes on the wire; parsed without a bound, megabytes of them cost a host gigabytes.
+      const depth = 10_000;
+      const body = Buffer.from(`{"jsonrpc":"2.0","id":9,"method":"ping","params":{"nested":${'['.repeat(depth)}${']'.repeat(depth)}}}`, 'utf8');
+      await connection.write(Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]));
+      const response = await connection.response(9, 'the answer to a message nested 10,000 levels deep');
+      expectWireError('error' in response ? response.error : undefined, 'INVALID_REQUEST', 'a message nested 10,000 levels deep');
+      await expectPong(connection, 10, 'a ping after the deeply nested message');
+    },
+  },
+  {
     id: 'framing.frame-timeout',
     requirement: 'FR-6',
     title: 'a partial frame stalled for limits.frameTimeoutMs gets FRAME_TIMEOUT, then the connection closes',

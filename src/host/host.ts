@@ -11,6 +11,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import {
   FramedTransport,
   HANDSHAKE_MAX_FRAME_BYTES,
+  MAX_MESSAGE_DEPTH,
   METHODS,
   PROTOCOL_VERSION,
   RpcConnection,
@@ -410,7 +411,8 @@ export class Host implements HostCore {
     const id = `c${this.nextConnection++}`;
     const endpoint = `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`;
     // Until its hello succeeds, a peer may send small frames only (docs/protocol.md §14).
-    const limits = { ...this.options.limits, maxFrameBytesBeforeHandshake: HANDSHAKE_MAX_FRAME_BYTES };
+    // and no peer may send a message nested deeper than the parser should ever walk.
+    const limits = { ...this.options.limits, maxFrameBytesBeforeHandshake: HANDSHAKE_MAX_FRAME_BYTES, maxDepth: MAX_MESSAGE_DEPTH };
     const rpc = new RpcConnection(new FramedTransport(new SocketByteStream(socket, { readOnlyWhatPeerReads: true }), limits));
     const connection = new HostConnection(id, endpoint, rpc, this);
     this.connections.set(id, connection);

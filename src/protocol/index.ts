@@ -12,4 +12,5 @@ export * from './connection.js';
 export * from './lazy-abort.js';
 export * from './methods.js';
 export * from './canonical-json.js';
+export * from './json-depth.js';
 export * from './lifted-strings.js';

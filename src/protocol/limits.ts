@@ -20,6 +20,12 @@ export interface ReaderLimits extends FrameLimits {
    * small.
    */
   maxFrameBytesBeforeHandshake?: number;
+  /**
+   * How deep a message may nest (objects and arrays), measured before it is parsed; deeper
+   * is refused with INVALID_REQUEST (unset: no bound). Hosts set it: a peer's frame of
+   * nested brackets would otherwise cost gigabytes and seconds to parse.
+   */
+  maxDepth?: number;
 }
 
 /** What the reference host and client accept before the handshake. */

@@ -8,6 +8,7 @@ import { FrameDecoder } from './frame-decoder.js';
 import { encodeFrame, frameBytes, type Frame, type Utf8Length } from './frame-encoder.js';
 import type { LiftedStrings, StringLifter } from './lifted-strings.js';
 import { resolveLimits, type FrameLimits, type ReaderLimits } from './limits.js';
+import { leadingId, nestsDeeperThan } from './json-depth.js';
 import { idOf, validateMessage, type Message, type RequestId } from './messages.js';
 
 export interface TransportHandlers {
@@ -50,6 +51,12 @@ export interface ByteStream {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+const lenientUtf8 = new TextDecoder('utf-8');
+
+/** The start of a body as text, for finding its id without decoding megabytes. */
+function utf8Prefix(body: Uint8Array): string {
+  return lenientUtf8.decode(body.subarray(0, 4096));
+}
 const NO_BYTES = new Uint8Array(0);
 
 export class FramedTransport implements Transport {
@@ -134,6 +141,12 @@ export class FramedTransport implements Transport {
   private deliver(body: Uint8Array): void {
     let value: unknown;
     let lifted: LiftedStrings | undefined;
+    const { maxDepth } = this.limits;
+    if (maxDepth !== undefined && nestsDeeperThan(body, maxDepth)) {
+      const text = utf8Prefix(body);
+      this.handlers?.malformed(new TetherError('INVALID_REQUEST', `Invalid JSON-RPC message: it nests deeper than ${maxDepth} levels. Send flatter params.`, { maxDepth }), leadingId(text));
+      return;
+    }
     try {
       const cut = this.liftStrings?.(body);
       lifted = cut?.lifted;

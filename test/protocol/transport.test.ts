@@ -166,6 +166,30 @@ describe('FramedTransport: delivery', () => {
     expect(transport.closed).toBe(false);
   });
 
+  it('refuses a message nested past maxDepth as INVALID_REQUEST under its id, before parsing it, and keeps serving', () => {
+    const { stream, transport, rec } = setup({ maxDepth: 8 });
+    const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+    // Brackets inside strings do not count; the id is found before the first nested value.
+    const deep = `{"jsonrpc":"2.0","id":"deep-1","method":"calls/start","params":{"arguments":${nested(7)}}}`;
+    const fine = `{"jsonrpc":"2.0","id":2,"method":"x","params":{"s":"${'['.repeat(50)}","a":${nested(6)}}}`;
+    const noId = `{"jsonrpc":"2.0","method":"x","params":${nested(100_000)}}`;
+    stream.feed(concat([rawFrame(deep), rawFrame(fine), rawFrame(noId), frame(ping)]));
+    expect(rec.malformed.map((m) => [m.error.code, m.id, m.error.data])).toEqual([
+      ['INVALID_REQUEST', 'deep-1', { maxDepth: 8 }],
+      ['INVALID_REQUEST', null, { maxDepth: 8 }],
+    ]);
+    expect(rec.malformed[0]!.error.message).toMatch(/nests deeper than 8 levels/);
+    expect(rec.messages.map((m) => ('id' in m ? m.id : undefined))).toEqual([2, 1]);
+    expect(transport.closed).toBe(false);
+  });
+
+  it('without maxDepth, nesting is left to the parser', () => {
+    const { stream, rec } = setup();
+    stream.feed(rawFrame(`{"jsonrpc":"2.0","id":3,"method":"x","params":{"a":${'['.repeat(200)}${']'.repeat(200)}}}`));
+    expect(rec.malformed).toEqual([]);
+    expect(rec.messages).toHaveLength(1);
+  });
+
   it('delivers through createLinkedPair, asynchronously, in both directions', async () => {
     const [a, b] = createLinkedPair();
     const ra = recorder();
