@@ -265,7 +265,8 @@ describe('Host', () => {
     const huge = (await rpc.request(METHODS.callStart, { callId: 'c', tool: long }).catch((e: TetherError) => e)) as TetherError;
     expect(huge).toMatchObject({ code: 'UNKNOWN_TOOL', data: { suggestions: [], tool: expect.stringContaining('… (1000000 characters)') } });
     expect(JSON.stringify(huge.toWire()).length).toBeLessThan(1_000);
-    // Arguments nested too deeply to walk (written by hand: JSON.stringify cannot) are the caller's to fix, not an internal error.
+    // Arguments nested too deeply to walk (written by hand: JSON.stringify cannot) are the caller's to fix, not an internal
+    // error; the host measures the depth before it parses (protocol.md §3.4) and answers under the request's id.
     const raw = await RawConnection.open(host.port as number);
     cleanups.push(() => raw.close());
     expect(await raw.hello({ token: host.token })).toHaveProperty('result');
@@ -273,7 +274,7 @@ describe('Host', () => {
     const body = `{"jsonrpc":"2.0","id":"deep","method":"${METHODS.callStart}","params":{"callId":"d","tool":"get_hierarchy","arguments":{"depth":1,"nested":${nested}}}}`;
     await raw.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
     const deep = await raw.response('deep', 'the answer to arguments 20,000 levels deep');
-    expect(deep).toMatchObject({ error: { data: { code: 'INVALID_ARGUMENTS' }, message: expect.stringContaining('nested too deeply') } });
+    expect(deep).toMatchObject({ error: { data: { code: 'INVALID_REQUEST', maxDepth: 64 }, message: expect.stringContaining('nests deeper than 64 levels') } });
     const method = (await rpc.request(long).catch((e: TetherError) => e)) as TetherError;
     expect(method.code).toBe('METHOD_NOT_FOUND');
     expect(JSON.stringify(method.toWire()).length).toBeLessThan(1_000);
