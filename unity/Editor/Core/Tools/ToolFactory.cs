@@ -130,7 +130,8 @@ namespace Tether.Core.Tools
             }
             async Task<object> Handle(JObject given, IToolContext context)
             {
-                var returned = await invoke(arguments.Read(given), context);
+                // Inline, on the completing thread: see ToolMethod.Invoke.
+                var returned = await invoke(arguments.Read(given), context).ConfigureAwait(false);
                 return ToolResults.Prepare(returned, name);
             }
             return new RegisteredTool(descriptor, Validate, Handle, ToolResults.Converter(name, output));

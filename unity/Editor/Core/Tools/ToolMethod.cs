@@ -98,9 +98,13 @@ namespace Tether.Core.Tools
             if (!_returnsTask) return returned;
             var task = (Task)returned;
             if (task == null) throw new InvalidOperationException("The tool method returned a null Task.");
-            // Not ConfigureAwait(false): resuming where the tool ran (the main thread) lets the
-            // result be read there, as Unity objects require.
-            await task;
+            // ConfigureAwait(false): resume on the thread that completed the task, at once. A
+            // tool's task completed from a Unity callback on the main thread (compilation finished,
+            // play mode entered) then has its result read there and journaled before the domain
+            // reload that follows in the same frame; resuming through Unity's synchronization
+            // context would wait for the next frame, after the reload, and leave the call's
+            // outcome unknown. A tool whose task completes on another thread returns plain data.
+            await task.ConfigureAwait(false);
             return _taskResult?.GetValue(task);
         }
     }
