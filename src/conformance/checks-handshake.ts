@@ -2,7 +2,6 @@
 import { PROOF_AUTH, clientProof, hostProof, newNonce, secretsMatch } from '../discovery/host-proof.js';
 import { HelloResult, METHODS, PROTOCOL_VERSION, type ResponseMessage } from '../protocol/index.js';
 import { assert, assertEqual, expectRejection, expectWireError, show } from './assertions.js';
-import { CheckSkipped } from './errors.js';
 import { KIT, readCounter, uniqueId } from './kit.js';
 import { helloFrame, request } from './raw-connection.js';
 import type { Check } from './types.js';
@@ -36,9 +35,9 @@ export const handshakeChecks: readonly Check[] = [
     id: 'handshake.wrong-token',
     requirement: 'HS-2',
     title: 'a wrong token is refused with UNAUTHORIZED, then the connection closes',
-    async run({ raw, target }) {
+    async run({ raw }) {
       const connection = await raw();
-      const response = await connection.hello({ token: uniqueId('wrong-token'), auth: target.auth });
+      const response = await connection.hello({ token: uniqueId('wrong-token') });
       expectWireError('error' in response ? response.error : undefined, 'UNAUTHORIZED', 'hello with a wrong token');
       await connection.expectClose('after refusing a wrong token');
     },
@@ -98,9 +97,9 @@ export const handshakeChecks: readonly Check[] = [
   {
     id: 'handshake.proof',
     requirement: 'HS-6',
-    title: 'with "auth": "proof", a proof hello gets the host\'s own proof; a wrong or replayed proof is refused with UNAUTHORIZED',
+    title: 'the record says "auth": "proof"; a proof hello gets the host\'s own proof; a wrong or replayed proof, or the token itself, is refused with UNAUTHORIZED',
     async run({ target, raw }) {
-      if (target.record.auth !== PROOF_AUTH) throw new CheckSkipped('the host record does not say "auth": "proof" (optional)');
+      assert(target.record.auth === PROOF_AUTH, `the host record says "auth": ${show(target.record.auth)}, not "proof": clients prove they know the token and never send it (protocol.md §12, §14)`);
       const nonce = newNonce();
       const hello = helloResultOf(await (await raw()).helloWithProof({ nonce, mac: clientProof(target.token, nonce) }));
       assert(hello.proof !== undefined && secretsMatch(hello.proof.mac, hostProof(target.token, nonce)), `the host's proof is missing or wrong: ${show(hello.proof)}`);
@@ -116,6 +115,12 @@ export const handshakeChecks: readonly Check[] = [
       const replayed = await replay.helloWithProof({ nonce, mac: clientProof(target.token, nonce) });
       expectWireError('error' in replayed ? replayed.error : undefined, 'UNAUTHORIZED', 'hello replaying an earlier proof');
       await replay.expectClose('after refusing a replayed proof');
+
+      // The right token, sent as it is: a host that took it would teach clients to hand it to whatever holds the port.
+      const bare = await raw();
+      const presented = await bare.helloWithToken(target.token);
+      expectWireError('error' in presented ? presented.error : undefined, 'UNAUTHORIZED', 'hello presenting the token itself');
+      await bare.expectClose('after refusing the token itself');
     },
   },
 ];

@@ -5,7 +5,7 @@
  */
 import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { PROOF_AUTH, clientProof, newNonce } from '../discovery/host-proof.js';
+import { clientProof, newNonce } from '../discovery/host-proof.js';
 import { openSocket } from '../link/host-client.js';
 import { FrameDecoder, METHODS, PROTOCOL_VERSION, type ErrorResponse, type Message, type RequestId, type ResponseMessage, validateMessage } from '../protocol/index.js';
 import { show } from './assertions.js';
@@ -32,17 +32,14 @@ export function request(id: RequestId, method: string, params?: unknown): Buffer
   return frame({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
 }
 
-/** What a hello presents: the token, or, to a host whose record asks for proofs, a proof of it (never the token: protocol.md §12). */
+/** The token a hello proves it knows (it is never sent: protocol.md §14). */
 export interface Credentials {
   token: string;
-  auth?: string | undefined;
 }
 
 export function helloFrame(id: RequestId, credentials: Credentials, protocolVersion = PROTOCOL_VERSION): Buffer {
-  const { token, auth } = credentials;
-  const nonce = auth === PROOF_AUTH ? newNonce() : undefined;
-  const presented = nonce ? { proof: { nonce, mac: clientProof(token, nonce) } } : { token };
-  return request(id, METHODS.hello, { ...presented, protocolVersion, client: { name: 'tether-conformance' } });
+  const nonce = newNonce();
+  return request(id, METHODS.hello, { proof: { nonce, mac: clientProof(credentials.token, nonce) }, protocolVersion, client: { name: 'tether-conformance' } });
 }
 
 export class RawConnection {
@@ -95,6 +92,12 @@ export class RawConnection {
   async hello(credentials: Credentials, protocolVersion = PROTOCOL_VERSION, id: RequestId = 'hello'): Promise<ResponseMessage> {
     await this.write(helloFrame(id, credentials, protocolVersion));
     return this.response(id, 'the answer to tether/hello');
+  }
+
+  /** Sends a hello that presents the token itself, as clients of older drafts did, and returns the answer. */
+  async helloWithToken(token: string, id: RequestId = 'hello'): Promise<ResponseMessage> {
+    await this.write(request(id, METHODS.hello, { token, protocolVersion: PROTOCOL_VERSION, client: { name: 'tether-conformance' } }));
+    return this.response(id, 'the answer to tether/hello (with the token itself)');
   }
 
   /** Sends a hello that proves knowledge of the token with this nonce and mac, and returns the answer. */

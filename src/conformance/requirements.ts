@@ -15,7 +15,7 @@ export const REQUIREMENTS = [
   { id: 'HS-5', text: 'Nothing sent before the hello is processed, even when pipelined with it.' },
   {
     id: 'HS-6',
-    text: 'A host whose record says "auth": "proof" answers a hello carrying a proof with its own proof, and refuses a wrong or a replayed proof with UNAUTHORIZED, then the connection closes.',
+    text: 'The host record says "auth": "proof"; the host answers a hello carrying a proof with its own proof, and refuses a wrong or a replayed proof, or the token itself, with UNAUTHORIZED, then the connection closes.',
   },
   { id: 'FR-1', text: 'A frame delivered in 1-byte writes is decoded and answered.' },
   { id: 'FR-2', text: 'Several frames in one write are each decoded and answered.' },

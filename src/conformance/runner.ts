@@ -68,7 +68,7 @@ export async function runConformance(options: RunOptions): Promise<ConformanceRe
 /** One handshake up front: the host's limits, heartbeat and tools decide how checks run (or skip). */
 async function probeHost(target: HostTarget): Promise<Probe> {
   try {
-    const session = await connectToHost({ port: target.port, host: target.address, token: target.token, auth: target.auth, clientName: 'tether-conformance' });
+    const session = await connectToHost({ port: target.port, host: target.address, token: target.token, clientName: 'tether-conformance' });
     try {
       const answer = await session.rpc.request<{ tools?: ToolDescriptor[] }>(METHODS.toolsList, undefined, { timeoutMs: 5_000 });
       return { hello: session.hello, tools: Array.isArray(answer.tools) ? answer.tools : [] };

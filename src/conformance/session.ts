@@ -67,7 +67,6 @@ export class Session {
       port: target.port,
       host: target.address,
       token: target.token,
-      auth: target.auth,
       clientName: options.clientName ?? 'tether-conformance',
       prepare: (connection) => {
         connection.onRequest(METHODS.ping, () => ({}));

@@ -33,11 +33,6 @@ export class HostTarget {
     return this.record.host;
   }
 
-  /** How clients prove themselves to it (the record's `auth`). */
-  get auth(): string | undefined {
-    return this.record.auth;
-  }
-
   /**
    * Polls the record and the port until a handshake succeeds (bounded). Polling is the only
    * way: a host that is away can send nothing, and the record keeps its old port meanwhile.
@@ -49,7 +44,7 @@ export class HostTarget {
       const record = this.findAgain();
       if (record) {
         try {
-          const session = await connectToHost({ port: record.port, host: record.host, token: record.token, auth: record.auth, clientName: 'tether-conformance', timeoutMs: 2_000 });
+          const session = await connectToHost({ port: record.port, host: record.host, token: record.token, clientName: 'tether-conformance', timeoutMs: 2_000 });
           session.rpc.close();
           this.record = record;
           return session.hello;

@@ -100,20 +100,21 @@ export class HostConnection implements CallObserver {
     if (this.authenticated) throw new TetherError('INVALID_REQUEST', 'The handshake was already completed on this connection.');
     const params = this.parseHello(raw);
     const { token } = this.core.options;
-    if (params.proof) {
-      if (!secretsMatch(params.proof.mac, clientProof(token, params.proof.nonce)) || !this.core.firstUseOf(params.proof.nonce)) {
-        this.closeSoon(
-          new TetherError(
-            'UNAUTHORIZED',
-            `The proof does not match the token of host "${this.core.identity.name}" (or its nonce was used before). Read the current token from its record in ${this.core.recordsDir} and connect again with a fresh nonce.`,
-          ),
-        );
-      }
-    } else if (!secretsMatch(params.token ?? '', token)) {
+    // Proofs only (protocol.md §6.1, §14): a client that sends the token itself would send it
+    // as readily to whatever holds the port while the editor reloads, so it is refused even
+    // when right. Messages name neither the token nor the records folder (the user's home).
+    if (!params.proof) {
       this.closeSoon(
         new TetherError(
           'UNAUTHORIZED',
-          `Wrong token for host "${this.core.identity.name}". Read the current token from its record in ${this.core.recordsDir} and connect again.`,
+          `Host "${this.core.identity.name}" takes only a proof of its token ("proof" in ${METHODS.hello}, protocol.md §6.1), never the token itself: upgrade the client, which should read the token from the host's record under $TETHER_HOME/hosts and prove it knows it.`,
+        ),
+      );
+    } else if (!secretsMatch(params.proof.mac, clientProof(token, params.proof.nonce)) || !this.core.firstUseOf(params.proof.nonce)) {
+      this.closeSoon(
+        new TetherError(
+          'UNAUTHORIZED',
+          `The proof does not match the token of host "${this.core.identity.name}" (or its nonce was used before). Read the current token from the host's record under $TETHER_HOME/hosts and connect again with a fresh nonce.`,
         ),
       );
     }
@@ -159,8 +160,8 @@ export class HostConnection implements CallObserver {
   }
 
   private handshakeRequired(): TetherError {
-    // Proof, not token: a host whose record asks for proofs must never be sent the token (protocol.md §6).
-    return new TetherError('HANDSHAKE_REQUIRED', `Send "${METHODS.hello}", with the proof (or token) the host's record asks for, before anything else; closing.`);
+    // Proof, not token: a client must never send the token (protocol.md §14).
+    return new TetherError('HANDSHAKE_REQUIRED', `Send "${METHODS.hello}", with a proof of the token in the host's record, before anything else; closing.`);
   }
 
   private registerHandlers(): void {

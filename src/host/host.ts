@@ -48,10 +48,10 @@ export interface HostOptions {
   /** TCP port on 127.0.0.1; 0 (default) picks a free one. */
   port?: number;
   /**
-   * The shared secret clients must prove they know; generated when omitted. Leave it unset so
-   * that each listener (each domain reload) has a fresh one: the record says so, clients
-   * re-read it, and a token seen by whatever held the port in between is worthless. A given
-   * token is kept, so the record then does not offer the proof handshake, and clients send it.
+   * The key of the proofs clients give (they never send it: protocol.md §14); generated when
+   * omitted. Leave it unset so that each listener (each domain reload) has a fresh one. A given
+   * token is kept as the key, and the nonces of its proofs are remembered for the life of the
+   * process, so a proof sent to whatever held the port between two listeners opens neither.
    */
   token?: string;
   /** Stable across domain reloads of one editor process; generated when omitted. */
@@ -116,8 +116,16 @@ export interface HostCore {
 /** Tool names MCP clients take (the MCP specification's guidance for tool names). */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
-/** Proof nonces remembered per listener; past it the oldest are forgotten (each is 144 random bits). */
+/** Proof nonces remembered per token; past it the oldest are forgotten (each is 144 random bits). */
 const MAX_REMEMBERED_NONCES = 65_536;
+
+/**
+ * The nonces seen under each token an embedder gave, for the life of the process: such a token
+ * outlives its listener (a reload builds a new Host with it), and a proof that whatever held
+ * the port in between was sent must not open the next listener. A token of the host's own is
+ * new with each listener and needs no more than the listener's memory.
+ */
+const noncesOfGivenTokens = new Map<string, Set<string>>();
 
 export interface CloseOptions {
   reason: ByeReason;
@@ -135,9 +143,7 @@ export class Host implements HostCore {
   private readonly tools = new Map<string, RegisteredTool>();
   private readonly connections = new Map<string, HostConnection>();
   private readonly sockets = new Set<Socket>();
-  private readonly usedNonces = new Set<string>();
-  /** The token was made for this listener, not given (see record()). */
-  private readonly ownToken: boolean;
+  private readonly usedNonces: Set<string>;
   private server: Server | undefined;
   private boundPort: number | undefined;
   private currentState: HostStateName = 'ready';
@@ -148,7 +154,6 @@ export class Host implements HostCore {
   private readonly journalPath: string | undefined;
 
   constructor(options: HostOptions) {
-    this.ownToken = options.token === undefined;
     this.options = {
       port: 0,
       token: randomBytes(24).toString('base64url'),
@@ -168,6 +173,7 @@ export class Host implements HostCore {
       maxConnections: options.maxConnections,
     } as ResolvedOptions;
     this.recordsDir = this.options.recordsDir;
+    this.usedNonces = options.token === undefined ? new Set() : nonceMemoryOf(options.token);
     this.identity = {
       instanceId: this.options.instanceId,
       kind: options.kind,
@@ -439,9 +445,8 @@ export class Host implements HostCore {
       name: this.identity.name,
       protocolVersion: PROTOCOL_VERSION,
       startedAt: this.startedAt,
-      // Proofs only with a token of this listener's own: one kept across listeners (given by
-      // the embedder) would let a proof seen on the old port be replayed to the new one.
-      ...(this.ownToken ? { auth: PROOF_AUTH } : {}),
+      // Clients prove they know the token and never send it (protocol.md §14).
+      auth: PROOF_AUTH,
     };
   }
 }
@@ -478,4 +483,10 @@ async function listen(server: Server, port: number): Promise<number> {
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function nonceMemoryOf(token: string): Set<string> {
+  let seen = noncesOfGivenTokens.get(token);
+  if (!seen) noncesOfGivenTokens.set(token, (seen = new Set()));
+  return seen;
 }

@@ -16,7 +16,7 @@ import {
   type FrameLimits,
   type StringLifter,
 } from '../protocol/index.js';
-import { PROOF_AUTH, clientProof, hostProof, newNonce, secretsMatch } from '../discovery/host-proof.js';
+import { clientProof, hostProof, newNonce, secretsMatch } from '../discovery/host-proof.js';
 import { SocketByteStream } from '../net/socket-stream.js';
 
 /**
@@ -29,11 +29,6 @@ export interface ConnectOptions {
   port: number;
   host?: string;
   token: string;
-  /**
-   * The record's `auth`. "proof": prove knowledge of the token instead of sending it, and
-   * accept only a host that proves it too (host-proof.ts). Anything else: send the token.
-   */
-  auth?: string | undefined;
   protocolVersion?: number;
   clientName?: string;
   clientVersion?: string;
@@ -83,13 +78,15 @@ export async function connectToHost(options: ConnectOptions): Promise<HostSessio
   rpc.onRequest(METHODS.ping, () => ({}));
   options.prepare?.(rpc);
   rpc.start();
-  const nonce = options.auth === PROOF_AUTH ? newNonce() : undefined;
+  // Always a proof, never the token (protocol.md §14): whatever holds the port learns nothing,
+  // and the listener must prove it knows the token before anything else is sent.
+  const nonce = newNonce();
   let raw: unknown;
   try {
     raw = await rpc.request(
       METHODS.hello,
       {
-        ...(nonce ? { proof: { nonce, mac: clientProof(options.token, nonce) } } : { token: options.token }),
+        proof: { nonce, mac: clientProof(options.token, nonce) },
         protocolVersion: options.protocolVersion ?? PROTOCOL_VERSION,
         client: { name: options.clientName ?? 'tether', ...(options.clientVersion ? { version: options.clientVersion } : {}) },
         capabilities: options.capabilities ?? {},
@@ -112,7 +109,7 @@ export async function connectToHost(options: ConnectOptions): Promise<HostSessio
       { field, issues: issues.slice(0, 5) },
     );
   }
-  if (nonce && !secretsMatch(hello.data.proof?.mac ?? '', hostProof(options.token, nonce))) {
+  if (!secretsMatch(hello.data.proof?.mac ?? '', hostProof(options.token, nonce))) {
     rpc.close();
     throw new TetherError(
       'HOST_UNVERIFIED',
@@ -125,8 +122,7 @@ export async function connectToHost(options: ConnectOptions): Promise<HostSessio
   if (!rpc.isOpen) {
     throw new TetherError('CONNECTION_CLOSED', 'The host closed the connection right after the handshake.', { cause: rpc.closedWith?.toJSON(), handshake: 'completed' });
   }
-  // The host proved it knows the token (or, for an older host, listens where our 0600 record
-  // says and answered), so its large results go straight into full-size buffers.
+  // The host proved it knows the token, so its large results go straight into full-size buffers.
   rpc.peerAuthenticated();
   return { rpc, hello: hello.data, socket };
 }

@@ -191,7 +191,6 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
         port: record.port,
         host: record.host,
         token: record.token,
-        auth: record.auth,
         clientName: this.options.clientName ?? 'tether',
         ...(this.options.clientVersion ? { clientVersion: this.options.clientVersion } : {}),
         capabilities: { elicitation: true, sampling: true },

@@ -1,4 +1,4 @@
-/** The suite's hand-written hello: what it presents to a host, by what the host's record asks for. */
+/** The suite's hand-written hello: a proof of the token, never the token (protocol.md §14). */
 import { describe, expect, it } from 'vitest';
 import { clientProof } from '../../src/discovery/host-proof.js';
 import { helloFrame } from '../../src/conformance/raw-connection.js';
@@ -9,18 +9,14 @@ function bodyOf(frame: Buffer): { params: Record<string, unknown> } {
 }
 
 describe('helloFrame', () => {
-  it('presents a proof, never the token, to a host whose record says auth: proof (protocol.md §12)', () => {
-    const frame = helloFrame(1, { token: 'the-secret-token', auth: 'proof' });
+  it('presents a proof, never the token', () => {
+    const frame = helloFrame(1, { token: 'the-secret-token' });
     expect(frame.toString('utf8')).not.toContain('the-secret-token');
     const { proof, token } = bodyOf(frame).params as { proof: { nonce: string; mac: string }; token?: string };
     expect(token).toBeUndefined();
     expect(proof.mac).toBe(clientProof('the-secret-token', proof.nonce));
     // A fresh nonce each time: a host refuses a nonce it has seen.
-    const again = bodyOf(helloFrame(2, { token: 'the-secret-token', auth: 'proof' })).params as { proof: { nonce: string } };
+    const again = bodyOf(helloFrame(2, { token: 'the-secret-token' })).params as { proof: { nonce: string } };
     expect(again.proof.nonce).not.toBe(proof.nonce);
-  });
-
-  it('presents the token to a host whose record asks for nothing else', () => {
-    expect(bodyOf(helloFrame(1, { token: 'plain' })).params).toMatchObject({ token: 'plain', protocolVersion: 1 });
   });
 });

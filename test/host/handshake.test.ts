@@ -129,15 +129,28 @@ describe('the proof handshake', () => {
     await replay.closed;
     expect(messagesOf(replay)[0]?.error?.data).toMatchObject({ code: 'UNAUTHORIZED' });
 
-    // The reference client takes the proof path when the record says so, and checks the answer.
-    const session = await connectToHost({ port: host.port as number, token: host.token, auth: 'proof' });
+    // The reference client always takes the proof path, and checks the answer.
+    const session = await connectToHost({ port: host.port as number, token: host.token });
     cleanups.push(() => session.rpc.close());
     expect(session.hello.proof?.mac).toEqual(expect.any(String));
   });
 
   it('refuses a proof made from another token with UNAUTHORIZED', async () => {
     const host = await startHost();
-    await expect(connectToHost({ port: host.port as number, token: 'not-the-token', auth: 'proof' })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(connectToHost({ port: host.port as number, token: 'not-the-token' })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  it('refuses the token itself, even the right one, without naming the token or the records folder', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'tether-host-'));
+    const host = await startHost({ recordsDir: join(home, 'hosts') });
+    const peer = await stranger(host.port as number);
+    peer.socket.write(frameOf({ jsonrpc: '2.0', id: 1, method: 'tether/hello', params: { token: host.token, protocolVersion: 1, client: { name: 'old-client' } } }));
+    await peer.closed;
+    const [reply] = messagesOf(peer);
+    expect(reply?.error?.data).toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(reply?.error?.message).toContain('proof');
+    expect(reply?.error?.message).not.toContain(host.token);
+    expect(reply?.error?.message).not.toContain(home);
   });
 
   it('gives every listener its own token, and says in its record that clients prove themselves', async () => {
@@ -152,10 +165,23 @@ describe('the proof handshake', () => {
     expect(second.token).not.toBe(first.token);
     expect(JSON.parse(readFileSync(recordPath(recordsDir, 'same-editor'), 'utf8'))).toMatchObject({ auth: 'proof', token: second.token });
 
-    // A token given by the embedder may be kept across listeners, where a proof seen on the old
-    // port could be replayed to the new one: such a record does not offer proofs.
-    await startHost({ recordsDir, instanceId: 'kept-token', token: 'a-token-kept-across-reloads-000000' });
-    expect(JSON.parse(readFileSync(recordPath(recordsDir, 'kept-token'), 'utf8'))).not.toHaveProperty('auth');
+    // A token given by the embedder is kept across listeners and is their proof key too: a proof
+    // sent to one (or to whatever held the port) does not open the next.
+    const token = 'a-token-kept-across-reloads-000000';
+    const kept = await startHost({ recordsDir, instanceId: 'kept-token', token });
+    expect(JSON.parse(readFileSync(recordPath(recordsDir, 'kept-token'), 'utf8'))).toMatchObject({ auth: 'proof', token });
+    const nonce = newNonce();
+    const proof = { nonce, mac: clientProof(token, nonce) };
+    const seen = await stranger(kept.port as number);
+    seen.socket.write(frameOf({ jsonrpc: '2.0', id: 1, method: 'tether/hello', params: { proof, protocolVersion: 1, client: { name: 'test' } } }));
+    await expect.poll(() => messagesOf(seen).length).toBe(1);
+    expect(messagesOf(seen)[0]?.result).toBeDefined();
+    await kept.close({ reason: 'reload', expectedBackMs: 100 });
+    const next = await startHost({ recordsDir, instanceId: 'kept-token', token });
+    const replay = await stranger(next.port as number);
+    replay.socket.write(frameOf({ jsonrpc: '2.0', id: 1, method: 'tether/hello', params: { proof, protocolVersion: 1, client: { name: 'replay' } } }));
+    await replay.closed;
+    expect(messagesOf(replay)[0]?.error?.data).toMatchObject({ code: 'UNAUTHORIZED' });
   });
 });
 

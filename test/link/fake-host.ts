@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { hostProof } from '../../src/discovery/host-proof.js';
 import { writeHostRecord, type HostRecord } from '../../src/discovery/host-record.js';
 import type { HostLink, LinkState } from '../../src/link/host-link.js';
 import {
@@ -30,6 +31,12 @@ export function tempDir(prefix: string): { dir: string; remove: () => void } {
 /** Every message of `messages` framed and concatenated: one buffer, for one socket write. */
 export function frames(...messages: Message[]): Buffer {
   return Buffer.concat(messages.map((m) => frameBytes(encodeFrame(m, DEFAULT_LIMITS.maxFrameBytes))));
+}
+
+/** The host's half of the proof handshake for a client's hello: what a real host answers with. */
+export function proofFor(hello: Message, token: string): { proof?: { mac: string } } {
+  const nonce = (hello as { params?: { proof?: { nonce?: unknown } } }).params?.proof?.nonce;
+  return typeof nonce === 'string' ? { proof: { mac: hostProof(token, nonce) } } : {};
 }
 
 export function helloResult(instanceId: string, projectPath: string, connectionId = 'c1'): HelloResult {
@@ -113,7 +120,7 @@ export class FakeHost {
   static answerHello(after: FakeBehaviour = () => undefined): FakeBehaviour {
     return (message, connection, host) => {
       if (isRequest(message) && message.method === 'tether/hello') {
-        connection.send({ jsonrpc: '2.0', id: message.id, result: helloResult(host.instanceId, host.projectPath, `c${connection.index + 1}`) });
+        connection.send({ jsonrpc: '2.0', id: message.id, result: { ...helloResult(host.instanceId, host.projectPath, `c${connection.index + 1}`), ...proofFor(message, host.token) } });
       } else {
         after(message, connection, host);
       }
@@ -140,6 +147,7 @@ export class FakeHost {
         name: 'Fake',
         protocolVersion: PROTOCOL_VERSION,
         startedAt: new Date().toISOString(),
+        auth: 'proof',
         ...overrides,
       },
       recordsDir,

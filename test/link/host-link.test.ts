@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { Host, type HostOptions } from '../../src/host/index.js';
 import { HostLink, type HostLinkOptions } from '../../src/link/host-link.js';
 import { METHODS, SERVE_CLIENT_NAME, TetherError, type Bye, type HelloResult, type RpcConnection } from '../../src/protocol/index.js';
-import { FakeHost, deferred, helloResult, isRequest, recordStates, tempDir, waitForState, type FakeBehaviour } from './fake-host.js';
+import { FakeHost, deferred, helloResult, isRequest, proofFor, recordStates, tempDir, waitForState, type FakeBehaviour } from './fake-host.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -283,7 +283,7 @@ function startByeWithHelloFake(ws: Parameters<typeof startFake>[0], bye: Record<
   return startFake(ws, (message, connection, host) => {
     if (!isRequest(message) || message.method !== METHODS.hello) return;
     connection.send(
-      { jsonrpc: '2.0', id: message.id, result: helloResult(host.instanceId, host.projectPath) },
+      { jsonrpc: '2.0', id: message.id, result: { ...helloResult(host.instanceId, host.projectPath), ...proofFor(message, host.token) } },
       { jsonrpc: '2.0', method: METHODS.bye, params: bye },
     );
     connection.socket.end();
@@ -295,7 +295,7 @@ describe('HostLink against hand-made hosts', () => {
     const ws = workspace();
     const fake = await startFake(ws, (message, connection, host) => {
       if (!isRequest(message) || message.method !== 'tether/hello') return;
-      const { capabilities: _left, ...result } = helloResult(host.instanceId, host.projectPath);
+      const { capabilities: _left, ...result } = { ...helloResult(host.instanceId, host.projectPath), ...proofFor(message, host.token) };
       connection.send({ jsonrpc: '2.0', id: message.id, result });
     });
     fake.writeRecord(ws.recordsDir);
@@ -336,7 +336,7 @@ describe('HostLink against hand-made hosts', () => {
     const fake = await startFake(ws, (message, connection, host) => {
       if (!isRequest(message) || message.method !== METHODS.hello) return;
       connection.send(
-        { jsonrpc: '2.0', id: message.id, result: helloResult(host.instanceId, host.projectPath) },
+        { jsonrpc: '2.0', id: message.id, result: { ...helloResult(host.instanceId, host.projectPath), ...proofFor(message, host.token) } },
         { jsonrpc: '2.0', method: METHODS.bye, params: { reason: 'quit', message: 'bye', at: Date.now() } },
       );
       // Alternate a graceful end and an abrupt reset.
@@ -429,7 +429,9 @@ describe('HostLink against hand-made hosts', () => {
     expect(attempts).toBeLessThanOrEqual(7);
     expect(new Set(failures)).toEqual(new Set(['UNAUTHORIZED']));
     expect(link.lastFailure?.code).toBe('UNAUTHORIZED');
-    expect(fake.connections[0]!.received[0]).toMatchObject({ method: METHODS.hello, params: { token: 'not-the-token' } });
+    // A proof of the token it read, never the token itself.
+    expect(fake.connections[0]!.received[0]).toMatchObject({ method: METHODS.hello, params: { proof: { nonce: expect.any(String), mac: expect.any(String) } } });
+    expect(JSON.stringify(fake.connections[0]!.received)).not.toContain('not-the-token');
   });
 
   it('sockets killed mid-request: pending requests reject with CONNECTION_CLOSED and nothing goes unhandled', async () => {
@@ -608,8 +610,10 @@ describe('HostLink and a program that holds the editor\'s port', () => {
     const ws = workspace();
     // Whatever listens where the record points (a port taken while the editor reloaded): it
     // answers the hello with a well-formed result, but it cannot know the editor's token.
-    const impostor = await startFake(ws);
-    impostor.writeRecord(ws.recordsDir, { auth: 'proof' });
+    const impostor = await startFake(ws, (message, connection, host) => {
+      if (isRequest(message) && message.method === METHODS.hello) connection.send({ jsonrpc: '2.0', id: message.id, result: helloResult(host.instanceId, host.projectPath) });
+    });
+    impostor.writeRecord(ws.recordsDir);
     const link = makeLink(ws, NO_RETRY);
     const states = recordStates(link);
     const hello = impostor.nextConnection();

@@ -5,7 +5,7 @@ using Tether.Core.Protocol;
 
 namespace Tether.Core.Host
 {
-    /// <summary>tether/hello (protocol.md §6): params, then token or proof, then version; each failure answered, then closed.</summary>
+    /// <summary>tether/hello (protocol.md §6): params, then the proof (never a token), then version; each failure answered, then closed.</summary>
     internal sealed partial class HostConnection
     {
         /// <summary>Where a client reads the current token, said without the user's home folder (which a message must not reveal).</summary>
@@ -31,21 +31,21 @@ namespace Tether.Core.Host
             var hello = ParseHello(raw);
             var token = _core.Token;
             var name = (string)_core.Identity["name"];
-            if (hello.Nonce != null)
-            {
-                // The nonce is remembered only for a proof that matches: a wrong one proves nothing to replay.
-                if (!HostProof.SecretsMatch(hello.Mac, HostProof.ClientMac(token, hello.Nonce)) || !_core.FirstUseOf(hello.Nonce))
-                {
-                    throw CloseSoon(new TetherException(
-                        ErrorCodes.Unauthorized,
-                        $"The proof does not match the token of host \"{name}\" (or its nonce was used before). Read the current token {RecordsLocation} and connect again with a fresh nonce."));
-                }
-            }
-            else if (!HostProof.SecretsMatch(hello.Token ?? "", token))
+            // Proofs only (protocol.md §6.1, §14): a client that sends the token itself would send
+            // it as readily to whatever holds the port while the editor reloads, so it is refused
+            // even when right.
+            if (hello.Nonce == null)
             {
                 throw CloseSoon(new TetherException(
                     ErrorCodes.Unauthorized,
-                    $"Wrong token for host \"{name}\". Read the current token {RecordsLocation} and connect again."));
+                    $"Host \"{name}\" takes only a proof of its token (\"proof\" in {Methods.Hello}, protocol.md §6.1), never the token itself: upgrade the client, which should read the token {RecordsLocation} and prove it knows it."));
+            }
+            // The nonce is remembered only for a proof that matches: a wrong one proves nothing to replay.
+            if (!HostProof.SecretsMatch(hello.Mac, HostProof.ClientMac(token, hello.Nonce)) || !_core.FirstUseOf(hello.Nonce))
+            {
+                throw CloseSoon(new TetherException(
+                    ErrorCodes.Unauthorized,
+                    $"The proof does not match the token of host \"{name}\" (or its nonce was used before). Read the current token {RecordsLocation} and connect again with a fresh nonce."));
             }
             if (!Methods.SupportedProtocolVersions.Contains(hello.ProtocolVersion))
             {
@@ -118,7 +118,7 @@ namespace Tether.Core.Host
         }
 
         private static TetherException HandshakeRequired() =>
-            // Proof, not token: a host whose record asks for proofs must never be sent the token (protocol.md §6).
-            new TetherException(ErrorCodes.HandshakeRequired, $"Send \"{Methods.Hello}\", with the proof (or token) the host's record asks for, before anything else; closing.");
+            // Proof, not token: a client must never send the token (protocol.md §14).
+            new TetherException(ErrorCodes.HandshakeRequired, $"Send \"{Methods.Hello}\", with a proof of the token in the host's record, before anything else; closing.");
     }
 }

@@ -43,7 +43,7 @@ namespace Tether.Core.Tests.Host
                 Assert.That((int)result["heartbeatMs"], Is.EqualTo(5000));
                 Assert.That((string)result["state"], Is.EqualTo("ready"));
                 Assert.That((string)result["connectionId"], Is.EqualTo("c1"));
-                Assert.That(result["proof"], Is.Null, "no proof was asked for");
+                Assert.That((string)result["proof"]?["mac"], Is.Not.Null.And.Not.Empty, "the host proves it knows the token too");
                 using (var second = host.Connect())
                     Assert.That((string)second.Hello(host.Token)["result"]["connectionId"], Is.EqualTo("c2"));
                 peer.Request(2, "ping");
@@ -105,6 +105,22 @@ namespace Tether.Core.Tests.Host
                 AssertError(peer.ResponseTo(1), ErrorCodes.HandshakeRequired);
                 peer.ExpectClosed();
                 Assert.That(peer.Seen.Count, Is.EqualTo(1));
+            }
+        }
+
+        [Test]
+        public void TheTokenItselfIsRefusedEvenWhenRightThenClosed()
+        {
+            using (var host = TestHost.Start())
+            using (var peer = host.Connect())
+            {
+                var answer = peer.HelloWithToken(host.Token);
+                AssertError(answer, ErrorCodes.Unauthorized);
+                var message = (string)answer["error"]["message"];
+                Assert.That(message, Does.Contain("proof"));
+                Assert.That(message, Does.Not.Contain(host.RecordsDir));
+                Assert.That(message, Does.Not.Contain(host.Token));
+                peer.ExpectClosed();
             }
         }
 

@@ -80,14 +80,26 @@ namespace Tether.Core.Tests.Host.Support
             Send(message);
         }
 
-        public static JObject HelloParams(string token, int protocolVersion = 1, string client = "raw-peer") => new JObject
+        /// <summary>Hello params proving knowledge of <paramref name="token"/> with a fresh nonce (clients never send the token).</summary>
+        public static JObject HelloParams(string token, int protocolVersion = 1, string client = "raw-peer")
         {
-            ["token"] = token,
-            ["protocolVersion"] = protocolVersion,
-            ["client"] = new JObject { ["name"] = client },
-        };
+            var nonce = HostProof.NewNonce();
+            return new JObject
+            {
+                ["proof"] = new JObject { ["nonce"] = nonce, ["mac"] = HostProof.ClientMac(token, nonce) },
+                ["protocolVersion"] = protocolVersion,
+                ["client"] = new JObject { ["name"] = client },
+            };
+        }
 
-        /// <summary>Says hello with the token and returns the answer (result or error).</summary>
+        /// <summary>Says hello presenting the token itself, as clients of earlier drafts did.</summary>
+        public JObject HelloWithToken(string token, object id = null)
+        {
+            Request(id ?? "hello", "tether/hello", new JObject { ["token"] = token, ["protocolVersion"] = 1, ["client"] = new JObject { ["name"] = "raw-peer" } });
+            return ResponseTo(id ?? "hello");
+        }
+
+        /// <summary>Says hello with a proof of the token and returns the answer (result or error).</summary>
         public JObject Hello(string token, object id = null, string client = "raw-peer")
         {
             Request(id ?? "hello", "tether/hello", HelloParams(token, 1, client));
