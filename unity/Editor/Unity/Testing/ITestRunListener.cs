@@ -1,0 +1,12 @@
+namespace Tether.Unity.Testing
+{
+    /// <summary>The run_tests call following a test run (progress per test, the summary at the end). Called on the main thread.</summary>
+    internal interface ITestRunListener
+    {
+        void RunStarted(int testCount);
+
+        void TestStarted(string fullName);
+
+        void RunFinished(TestRunSummary summary);
+    }
+}

@@ -1,0 +1,78 @@
+using System;
+using System.Linq;
+using Newtonsoft.Json.Linq;
+using Tether.Core.Tools;
+using Tether.Unity.Scenes;
+using UnityEngine;
+
+namespace Tether.Unity.Tools
+{
+    public sealed class GetHierarchyArgs
+    {
+        [ToolArg("Path of the subtree to return, e.g. \"/Environment\". Default: the whole scene.")]
+        public string Root;
+
+        [ToolArg("How many levels to return.", Minimum = 1, Maximum = 64)]
+        public int? Depth;
+    }
+
+    public sealed class FindGameObjectsArgs
+    {
+        public string Name;
+
+        [ToolArg("A component type, e.g. \"Light\".")]
+        public string Component;
+
+        public string Tag;
+
+        [ToolArg(Minimum = 1, Maximum = 1000)]
+        public int Limit = 100;
+    }
+
+    /// <summary>Scene tools that read: the GameObject tree of the active scene, and searches in it.</summary>
+    public static class SceneReadTools
+    {
+        [TetherTool("get_hierarchy", Title = "Get scene hierarchy",
+            Description = "Returns the GameObject tree of the open scene: names, paths, active flags and component types.",
+            ReadOnly = true, Idempotent = true)]
+        public static object GetHierarchy(GetHierarchyArgs args)
+        {
+            var depth = args.Depth ?? int.MaxValue;
+            JArray objects;
+            if (args.Root != null)
+            {
+                var root = SceneGraph.Require(args.Root);
+                var parent = root.transform.parent;
+                objects = SceneGraph.Hierarchy(new[] { root }, depth, parent == null ? "/" : SceneGraph.PathOf(parent.gameObject));
+            }
+            else
+            {
+                objects = SceneGraph.Hierarchy(SceneGraph.Roots(), depth, "/");
+            }
+            return new JObject { ["scene"] = SceneGraph.Scene.name, ["objects"] = objects };
+        }
+
+        [TetherTool("find_gameobjects", Title = "Find GameObjects",
+            Description = "Finds GameObjects by name (substring, case-insensitive), component type or tag.",
+            ReadOnly = true, Idempotent = true)]
+        public static object FindGameObjects(FindGameObjectsArgs args)
+        {
+            var matches = HierarchyPath.Walk(SceneGraph.Roots(), SceneGraph.Children)
+                .Where(go =>
+                    (string.IsNullOrEmpty(args.Name) || go.name.IndexOf(args.Name, StringComparison.OrdinalIgnoreCase) >= 0)
+                    && (string.IsNullOrEmpty(args.Component) || HasComponent(go, args.Component))
+                    && (string.IsNullOrEmpty(args.Tag) || go.tag == args.Tag))
+                .ToList();
+            return new JObject
+            {
+                ["count"] = matches.Count,
+                ["objects"] = new JArray(matches.Take(args.Limit).Select(SceneGraph.Describe)),
+            };
+        }
+
+        /// <summary>A component of that type name (short or full), as the sandbox matches component types.</summary>
+        private static bool HasComponent(GameObject gameObject, string typeName) =>
+            gameObject.GetComponents(typeof(Component)).Any(component =>
+                component != null && (component.GetType().Name == typeName || component.GetType().FullName == typeName));
+    }
+}

@@ -1,0 +1,94 @@
+using System.Collections.Generic;
+using System.IO;
+using System.Linq;
+using Newtonsoft.Json.Linq;
+using NUnit.Framework;
+using Tether.Core.Tools;
+using Tether.Unity.Tests.Support;
+using Tether.Unity.Tools;
+
+namespace Tether.Unity.Tests.Tools
+{
+    /// <summary>
+    /// The Unity package offers the sandbox editor's 14 tools under the same names, with the same
+    /// argument schemas, titles, annotations and execution hints (fixtures/sandbox-tools.json is
+    /// the sandbox's tools/list), so an agent that learned one editor drives the other.
+    ///
+    /// Normalized before comparing, because zod and the C# generator legitimately spell the same
+    /// schema differently: the order of keys in every object (JSON objects are unordered; zod
+    /// writes "description" where .describe() was called, the C# generator first). Nothing else:
+    /// types, bounds, enums, defaults, required lists and additionalProperties must be equal.
+    /// Descriptions of the tools themselves may differ where the sandbox's would be untrue of
+    /// Unity; those are listed in <see cref="UnityDescriptions"/>.
+    /// </summary>
+    [TestFixture]
+    public class SandboxParityTests
+    {
+        /// <summary>Tools whose description says what Unity does where it differs from the sandbox.</summary>
+        private static readonly Dictionary<string, string> UnityDescriptions = new Dictionary<string, string>
+        {
+            // The project's tools are [TetherTool] methods in any Editor assembly, not Assets/Editor/Tools.
+            ["compile_scripts"] = "Compiles the project scripts (including the project's [TetherTool] methods).",
+            // Unity's Enter Play Mode Options can turn the domain reload off.
+            ["play_mode"] = "Enters or exits play mode. Entering reloads the code domain, as in Unity, unless",
+            // Unity renders through a camera, not a top-down map.
+            ["screenshot"] = "Renders the scene view (the main camera when no Scene view is open)",
+        };
+
+        private static JObject Sandbox(string name) =>
+            (JObject)JObject.Parse(File.ReadAllText(RepoPaths.Fixture("sandbox-tools.json")))["tools"].Single(t => (string)t["name"] == name);
+
+        private static List<RegisteredTool> UnityTools() => ToolFactory.FromAssembly(typeof(SceneReadTools).Assembly).ToList();
+
+        private static IEnumerable<string> SandboxNames() =>
+            JObject.Parse(File.ReadAllText(RepoPaths.Fixture("sandbox-tools.json")))["tools"].Select(t => (string)t["name"]);
+
+        [Test]
+        public void TheUnityAssemblyDeclaresExactlyTheSandboxsTools()
+        {
+            Assert.That(UnityTools().Select(t => t.Name).OrderBy(n => n), Is.EqualTo(SandboxNames().OrderBy(n => n)));
+        }
+
+        [TestCaseSource(nameof(SandboxNames))]
+        public void SameSchemaTitleAnnotationsAndExecution(string name)
+        {
+            var sandbox = Sandbox(name);
+            var unity = UnityTools().Single(t => t.Name == name).Descriptor;
+            AssertSame(unity["inputSchema"], sandbox["inputSchema"], name + " inputSchema");
+            AssertSame(unity["annotations"], sandbox["annotations"], name + " annotations");
+            AssertSame(unity["execution"], sandbox["execution"], name + " execution");
+            Assert.That((string)unity["title"], Is.EqualTo((string)sandbox["title"]), name + " title");
+            if (UnityDescriptions.TryGetValue(name, out var unityText))
+            {
+                Assert.That((string)unity["description"], Does.Contain(unityText), name + " description");
+            }
+            else
+            {
+                Assert.That((string)unity["description"], Is.EqualTo((string)sandbox["description"]), name + " description");
+            }
+        }
+
+        private static void AssertSame(JToken actual, JToken expected, string what)
+        {
+            var a = Normalize(actual);
+            var e = Normalize(expected);
+            Assert.That(JToken.DeepEquals(a, e), Is.True, what + " differs.\nUnity:   " + a.ToString(Newtonsoft.Json.Formatting.None) + "\nSandbox: " + e.ToString(Newtonsoft.Json.Formatting.None));
+        }
+
+        /// <summary>The same JSON with every object's keys in ordinal order.</summary>
+        private static JToken Normalize(JToken token)
+        {
+            switch (token)
+            {
+                case JObject obj:
+                    var sorted = new JObject();
+                    foreach (var property in obj.Properties().OrderBy(p => p.Name, System.StringComparer.Ordinal)) sorted[property.Name] = Normalize(property.Value);
+                    return sorted;
+                case JArray array:
+                    return new JArray(array.Select(Normalize));
+                default:
+                    return token?.DeepClone() ?? JValue.CreateNull();
+            }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+using System;
+
+namespace UnityEngine
+{
+    // https://docs.unity3d.com/ScriptReference/Object.html
+    public class Object
+    {
+        // https://docs.unity3d.com/ScriptReference/Object-name.html
+        public string name { get => throw new NotImplementedException(); set => throw new NotImplementedException(); }
+
+        // https://docs.unity3d.com/ScriptReference/Object.GetInstanceID.html
+        public int GetInstanceID() => throw new NotImplementedException();
+
+        // https://docs.unity3d.com/ScriptReference/Object.DestroyImmediate.html
+        public static void DestroyImmediate(Object obj) => throw new NotImplementedException();
+    }
+
+    // https://docs.unity3d.com/ScriptReference/ScriptableObject.html
+    public class ScriptableObject : Object
+    {
+        // https://docs.unity3d.com/ScriptReference/ScriptableObject.CreateInstance.html
+        public static T CreateInstance<T>() where T : ScriptableObject => throw new NotImplementedException();
+    }
+
+    // https://docs.unity3d.com/ScriptReference/Component.html
+    public class Component : Object
+    {
+        // https://docs.unity3d.com/ScriptReference/Component-gameObject.html
+        public GameObject gameObject => throw new NotImplementedException();
+    }
+
+    // https://docs.unity3d.com/ScriptReference/Behaviour.html
+    public class Behaviour : Component
+    {
+    }
+}
