@@ -574,7 +574,7 @@ describe('refusals', () => {
     const replies: Array<{ id: number; error?: { data: { code: string } } }> = [];
     socket.on('data', (chunk: Buffer) => replies.push(...decoder.push(chunk).map((b) => JSON.parse(Buffer.from(b).toString()) as never)));
     await new Promise((resolve) => socket.once('close', resolve));
-    expect(replies).toEqual([expect.objectContaining({ id: 1, error: expect.objectContaining({ message: expect.stringContaining('with the proof (or token) the host\'s record asks for'), data: expect.objectContaining({ code: 'HANDSHAKE_REQUIRED' }) }) })]);
+    expect(replies).toEqual([expect.objectContaining({ id: 1, error: expect.objectContaining({ message: expect.stringContaining('with a proof of the token in the host\'s record'), data: expect.objectContaining({ code: 'HANDSHAKE_REQUIRED' }) }) })]);
     expect(runs).toBe(0);
   });
 });
