@@ -157,6 +157,19 @@ program
     process.exitCode = await run(options);
   });
 
+// `setup <target>`: one subcommand per editor (and, later, per MCP client) to set up.
+const setup = program.command('setup').description('Set Tether up for an editor: tether setup unity --project PATH.');
+
+setup
+  .command('unity')
+  .description('Add the Tether host package to a Unity project (Packages/manifest.json) and print how to connect an agent.')
+  .requiredOption('--project <dir>', 'the Unity project folder (the one with ProjectSettings/ProjectVersion.txt)')
+  .option('--dry-run', 'print the change to Packages/manifest.json without writing it')
+  .action(async (options) => {
+    const { run } = await import('./commands/setup-unity.js');
+    run(options);
+  });
+
 program.parseAsync().catch((error: unknown) => {
   // Commander has said what was wrong (or shown the help or version) already.
   if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT_CODE);
