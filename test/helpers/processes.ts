@@ -44,8 +44,9 @@ export class TetherProcess {
   private readonly stderrWaiters: LineWaiter[] = [];
   readonly exited: Promise<number | null>;
 
-  constructor(args: string[], env: NodeJS.ProcessEnv, options: { stdin?: 'pipe' | 'ignore' } = {}) {
-    this.child = spawn(process.execPath, [TETHER_BIN, ...args], { env, stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'] });
+  /** `node`: the Node binary to run it with (default: the one running the tests). */
+  constructor(args: string[], env: NodeJS.ProcessEnv, options: { stdin?: 'pipe' | 'ignore'; node?: string } = {}) {
+    this.child = spawn(options.node ?? process.execPath, [TETHER_BIN, ...args], { env, stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'] });
     started.add(this);
     this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
     void this.exited.then(() => started.delete(this));

@@ -75,6 +75,29 @@ describe('webRequestListener', () => {
     expect((await serveOpenStream('application/octet-stream')).headBeforeTimerTick).toBe(false);
   });
 
+  it('sends a stream that ends within the turn whole (Node 22 dropped what a corked response held at its end)', async () => {
+    const result = 'event: message\ndata: {"result":{}}\n\n';
+    const listener = webRequestListener(
+      () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start: (controller) => {
+              controller.enqueue(new TextEncoder().encode(PRIMING));
+              controller.enqueue(new TextEncoder().encode(result));
+              controller.close();
+            },
+          }),
+          { headers: { 'content-type': 'text/event-stream' } },
+        ),
+      () => new Response(null, { status: 500 }),
+    );
+    server = createServer((req, res) => void listener(req, res));
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const answer = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(5_000) });
+    expect(await answer.text()).toBe(PRIMING + result);
+  });
+
   it('sends what the stream produces later too: the cork holds only what was ready at once', async () => {
     let push!: (text: string) => void;
     const listener = webRequestListener(
