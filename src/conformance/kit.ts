@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { CallStartResult, CallState, ToolResult } from '../protocol/index.js';
+import type { Agent, CallStartResult, CallState, ToolResult } from '../protocol/index.js';
 import { isRecord, settle, show, type Outcome } from './assertions.js';
 import { CheckFailure } from './errors.js';
 import type { Session } from './session.js';
@@ -65,16 +65,23 @@ export interface StartedCall {
 }
 
 /** Sends calls/start without waiting for it; the check is cancelled out of the queue when it ends. */
-export function startCall(context: CheckContext, session: Session, tool: KitTool, args: Record<string, unknown>, callId = uniqueId(tool.replace('tether_conformance_', ''))): StartedCall {
+export function startCall(
+  context: CheckContext,
+  session: Session,
+  tool: KitTool,
+  args: Record<string, unknown>,
+  callId = uniqueId(tool.replace('tether_conformance_', '')),
+  agent?: Agent,
+): StartedCall {
   const sentAt = Date.now();
-  const outcome = settle(session.start({ callId, tool, arguments: args }));
+  const outcome = settle(session.start({ callId, tool, arguments: args, ...(agent ? { agent } : {}) }));
   context.defer(() => cancelIfLive(context, session, callId));
   return { callId, sentAt, outcome };
 }
 
 /** Starts tether_conformance_block and returns once the host reports it running. */
-export async function startBlock(context: CheckContext, session: Session, ms = LONG_BLOCK_MS): Promise<StartedCall> {
-  const call = startCall(context, session, KIT.block, { ms });
+export async function startBlock(context: CheckContext, session: Session, ms = LONG_BLOCK_MS, agent?: Agent): Promise<StartedCall> {
+  const call = startCall(context, session, KIT.block, { ms }, undefined, agent);
   await untilState(session, call.callId, 'running');
   return call;
 }

@@ -7,6 +7,7 @@ import { cancelChecks } from './checks-cancel.js';
 import { fairnessChecks } from './checks-fairness.js';
 import { framingChecks } from './checks-framing.js';
 import { handshakeChecks } from './checks-handshake.js';
+import { hostStatusChecks } from './checks-host-status.js';
 import { livenessChecks } from './checks-liveness.js';
 import { progressChecks } from './checks-progress.js';
 import { reloadChecks } from './checks-reload.js';
@@ -22,6 +23,7 @@ export const CHECKS: readonly Check[] = [
   ...livenessChecks,
   ...callChecks,
   ...statusChecks,
+  ...hostStatusChecks,
   ...cancelChecks,
   ...progressChecks,
   ...fairnessChecks,

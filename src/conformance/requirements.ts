@@ -47,6 +47,14 @@ export const REQUIREMENTS = [
   { id: 'FA-1', text: 'Connections take turns on the main thread: one queueing many calls cannot starve another.' },
   { id: 'RL-1', text: 'Finished calls, including the one that triggered it, survive a domain reload and are replayed by callId.' },
   { id: 'SN-1', text: 'Before a reload, connections hear notifications/host/state "reloading" (with expectedMs), then a bye with reason "reload".' },
+  {
+    id: 'HT-1',
+    text: 'host/status answers state, since, the authenticated connections (the asking one among them, with its client name), calls and unknownOutcomes; a host without it answers METHOD_NOT_FOUND.',
+  },
+  {
+    id: 'HT-2',
+    text: 'host/status lists a running call as running, with the agent its calls/start named (as calls/status does), and answers within 1 s while the main thread is blocked.',
+  },
   { id: 'SC-1', text: 'The host record, which holds the token, is a plain file only its owner may read or write (0600).' },
   { id: 'SC-2', text: 'The host listens on loopback only.' },
 ] as const satisfies readonly Requirement[];
@@ -66,6 +74,7 @@ const SECTIONS: Readonly<Record<string, string>> = {
   FA: '§8.8',
   RL: '§9',
   SN: '§9, §7.14',
+  HT: '§7.16',
   SC: '§12, §14',
 };
 

@@ -7,6 +7,7 @@ import { connectToHost } from '../link/host-client.js';
 import {
   CallStartResult,
   CallStatus,
+  HostStatusResult,
   METHODS,
   type CallStartParams,
   type HelloResult,
@@ -104,6 +105,17 @@ export class Session {
 
   async cancel(callId: string, reason?: string): Promise<CallStatus> {
     return parseStatus(await this.request(METHODS.callCancel, { callId, ...(reason ? { reason } : {}) }), 'calls/cancel');
+  }
+
+  /** host/status, its result's shape checked (protocol.md §7.16). */
+  async hostStatus(timeoutMs = REQUEST_TIMEOUT_MS): Promise<HostStatusResult> {
+    const raw = await this.request(METHODS.hostStatus, {}, timeoutMs);
+    const parsed = HostStatusResult.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new CheckFailure(`host/status returned a malformed result: ${show(raw)} (${issue ? `${issue.path.join('.')}: ${issue.message}` : ''})`);
+    }
+    return parsed.data;
   }
 
   /** The first notification (received already or later) that matches. */

@@ -8,7 +8,7 @@
 import * as crypto from 'node:crypto';
 import * as nodeFs from 'node:fs';
 import { dirname } from 'node:path';
-import { canonicalJson, type CallState, type ToolResult } from '../protocol/index.js';
+import { canonicalJson, type Agent, type CallState, type ToolResult } from '../protocol/index.js';
 
 export interface JournalError {
   code: string;
@@ -31,6 +31,8 @@ export interface JournalEntry {
   deadlineMs?: number;
   /** Set when this callId shares the execution of an identical call already in flight. */
   aliasOf?: string;
+  /** The agent that asked for the call (calls/start's `agent`); absent in journals written before it existed. */
+  agent?: Agent;
   /**
    * Set when this callId withdrew from a shared execution that others still wanted
    * (calls/cancel): the CANCELLED error its requests got. An alias that withdrew ends

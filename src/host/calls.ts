@@ -9,15 +9,18 @@
  */
 import {
   LazyAbort,
+  HOST_STATUS_MAX_ENTRIES,
   TetherError,
   clipped,
   type Abortable,
+  type Agent,
   type CallProgress,
   type CallStartParams,
   type CallStartResult,
   type CallStatus,
   type DuplicatePolicy,
   type ElicitResult,
+  type HostStatusCall,
   type LogLevel,
   type ToolResult,
 } from '../protocol/index.js';
@@ -194,6 +197,7 @@ export class CallManager {
       queuedAt: Date.now(),
       ...(deadlineMs === undefined ? {} : { deadlineMs }),
       ...(tool.descriptor.annotations.readOnlyHint ? { volatile: true as const } : {}),
+      ...(params.agent ? { agent: agentOf(params.agent) } : {}),
     };
     const twin = this.inFlight.get(argsHash);
     const policy = duplicatePolicyOf(tool.descriptor);
@@ -241,6 +245,42 @@ export class CallManager {
       ...(entry.result ? { result: entry.result } : {}),
       ...(entry.error ? { error: entry.error } : {}),
       ...(entry.aliasOf ? { attachedTo: entry.aliasOf } : {}),
+      ...(entry.agent ? { agent: entry.agent } : {}),
+    };
+  }
+
+  /**
+   * What host/status says of calls (protocol.md §7.16): every queued or running callId
+   * (aliases right after the execution they share), running first, then in the order the
+   * queue would run them, each with its last progress; and the calls that ended interrupted
+   * within the retention, newest first. Each list holds at most `max`; the rest are counted.
+   */
+  overview(max = HOST_STATUS_MAX_ENTRIES, now = Date.now()): { calls: HostStatusCall[]; unknownOutcomes: HostStatusCall[]; omitted: { calls: number; unknownOutcomes: number } } {
+    const running = [...this.executions].filter((call) => call.entry.state === 'running');
+    const queued = this.executor.inOrder(max);
+    const inQueue = new Set(queued);
+    // Requeued calls held for their requesters, or off-thread ones waiting for the grace: queued, after the rest.
+    const waiting = [...this.executions].filter((call) => call.entry.state === 'queued' && !inQueue.has(call));
+    let total = 0;
+    const calls: HostStatusCall[] = [];
+    for (const call of [...running, ...queued, ...waiting]) {
+      for (const { entry } of call.requesters.values()) {
+        total++;
+        if (calls.length >= max) continue;
+        const { progress, total: of, message } = call.lastProgress;
+        const last = { ...(progress === undefined ? {} : { progress }), ...(of === undefined ? {} : { total: of }), ...(message === undefined ? {} : { message }) };
+        calls.push({ ...this.status(entry.callId), ...(Object.keys(last).length > 0 ? { lastProgress: last } : {}) });
+      }
+    }
+    // The queue holds more than was walked: count them too.
+    if (queued.length >= max) total += Math.max(0, this.executor.queued - queued.length);
+    const interrupted = [...this.journal.values()]
+      .filter((entry) => entry.state === 'interrupted' && (entry.finishedAt === undefined || now - entry.finishedAt <= this.journal.retentionMs))
+      .sort((a, b) => (b.finishedAt ?? 0) - (a.finishedAt ?? 0));
+    return {
+      calls,
+      unknownOutcomes: interrupted.slice(0, max).map((entry) => this.status(entry.callId)),
+      omitted: { calls: total - calls.length, unknownOutcomes: Math.max(0, interrupted.length - max) },
     };
   }
 
@@ -484,8 +524,10 @@ export class CallManager {
       }
       return chosen;
     };
+    const { agent } = call.entry;
     return {
       callId,
+      ...(agent ? { agent } : {}),
       get signal() {
         return abort.signal;
       },
@@ -606,6 +648,11 @@ export function journalRemedy(failure: unknown): string {
     default:
       return 'Fix the disk or the project folder';
   }
+}
+
+/** The agent as journaled: its name and version only, whatever else the client sent. */
+function agentOf(agent: Agent): Agent {
+  return { name: agent.name, ...(agent.version === undefined ? {} : { version: agent.version }) };
 }
 
 function wireError(error: TetherError): JournalError {

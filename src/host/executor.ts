@@ -60,6 +60,21 @@ export class MainThreadExecutor<T> {
     return -1;
   }
 
+  /** The queued items in the order they would run (lanes taking turns), at most `max` of them. */
+  inOrder(max = Number.POSITIVE_INFINITY): T[] {
+    const queues = this.turnOrder.map((lane) => [...(this.lanes.get(lane) ?? [])]);
+    const order: T[] = [];
+    while (order.length < max && queues.some((q) => q.length > 0)) {
+      for (const queue of queues) {
+        const next = queue.shift();
+        if (next === undefined) continue;
+        order.push(next);
+        if (order.length >= max) break;
+      }
+    }
+    return order;
+  }
+
   /** Stops starting new items for good (the running one finishes): the host is going away. */
   pause(): void {
     this.paused = true;

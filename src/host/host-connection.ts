@@ -36,6 +36,9 @@ export class HostConnection implements CallObserver {
   private handshakeTimer: NodeJS.Timeout | undefined;
   private pingTimer: NodeJS.Timeout | undefined;
   clientName = '';
+  clientVersion: string | undefined;
+  /** When the handshake completed (epoch ms). */
+  authenticatedAt: number | undefined;
 
   constructor(
     readonly id: string,
@@ -131,6 +134,8 @@ export class HostConnection implements CallObserver {
     this.authenticated = true;
     this.clientCaps = params.capabilities ?? {};
     this.clientName = params.client.name;
+    this.clientVersion = params.client.version;
+    this.authenticatedAt = Date.now();
     // Results may be as large as the client reads (a 50 MB screenshot is 67 MB of base64).
     this.rpc.peerAuthenticated({ maxFrameBytes: params.limits?.maxFrameBytes });
     this.registerHandlers();
@@ -170,6 +175,8 @@ export class HostConnection implements CallObserver {
       .onOtherRequest(undefined)
       .onOtherNotification(undefined)
       .onRequest(METHODS.ping, () => ({}))
+      // From what the network side holds: answered while the main thread is blocked.
+      .onRequest(METHODS.hostStatus, () => this.core.status())
       .onRequest(METHODS.toolsList, () => ({ tools: this.core.toolDescriptors() }))
       .onRequest(METHODS.callStart, (p, context) => calls.start(parseParams(CallStartParams, p, METHODS.callStart), this, context.abandoned))
       .onRequest(METHODS.callStatus, (p) => calls.status(parseParams(CallRef, p, METHODS.callStatus).callId))

@@ -11,6 +11,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import {
   FramedTransport,
   HANDSHAKE_MAX_FRAME_BYTES,
+  HOST_STATUS_MAX_ENTRIES,
   MAX_MESSAGE_DEPTH,
   METHODS,
   PROTOCOL_VERSION,
@@ -23,6 +24,7 @@ import {
   type HelloResult,
   type HostIdentity,
   type HostStateName,
+  type HostStatusResult,
   type ToolDescriptor,
 } from '../protocol/index.js';
 import { hostsDir, tetherHome } from '../discovery/tether-home.js';
@@ -107,6 +109,8 @@ export interface HostCore {
   readonly catalog: Catalog;
   toolDescriptors(): ToolDescriptor[];
   helloResult(connectionId: string): HelloResult;
+  /** The host/status result (protocol.md §7.16), from the network side. */
+  status(): HostStatusResult;
   admitted(connection: HostConnection): void;
   forget(connection: HostConnection): void;
   /** True the first time a client's proof nonce is seen by this listener: a replayed hello is refused. */
@@ -147,6 +151,7 @@ export class Host implements HostCore {
   private server: Server | undefined;
   private boundPort: number | undefined;
   private currentState: HostStateName = 'ready';
+  private stateSince = Date.now();
   private nextConnection = 1;
   private started = false;
   private closing: Promise<void> | undefined;
@@ -312,6 +317,7 @@ export class Host implements HostCore {
 
   /** Announces a state to every connection (ready, compiling, reloading, playing, quitting). */
   setState(state: HostStateName, expectedMs?: number): void {
+    if (state !== this.currentState) this.stateSince = Date.now();
     this.currentState = state;
     this.broadcast(METHODS.hostState, { state, at: Date.now(), ...(expectedMs === undefined ? {} : { expectedMs }) });
   }
@@ -368,6 +374,26 @@ export class Host implements HostCore {
       heartbeatMs: this.options.heartbeatMs,
       state: this.currentState,
       connectionId,
+    };
+  }
+
+  status(): HostStatusResult {
+    const max = HOST_STATUS_MAX_ENTRIES;
+    const connections = [...this.connections.values()].filter((c) => c.isAuthenticated);
+    const { calls, unknownOutcomes, omitted } = this.calls.overview(max);
+    const left = { connections: Math.max(0, connections.length - max), ...omitted };
+    return {
+      state: this.currentState,
+      since: this.stateSince,
+      connections: connections.slice(0, max).map((c) => ({
+        connectionId: c.id,
+        client: { name: c.clientName, ...(c.clientVersion === undefined ? {} : { version: c.clientVersion }) },
+        endpoint: c.endpoint,
+        since: c.authenticatedAt ?? 0,
+      })),
+      calls,
+      unknownOutcomes,
+      ...(left.connections + left.calls + left.unknownOutcomes > 0 ? { omitted: left } : {}),
     };
   }
 

@@ -4,7 +4,7 @@
  * the offending field.
  */
 import { z } from 'zod';
-import { TetherError, type Content, type DuplicatePolicy, type ElicitResult, type LogLevel, type ToolDescriptor, type ToolResult } from '../protocol/index.js';
+import { TetherError, type Agent, type Content, type DuplicatePolicy, type ElicitResult, type LogLevel, type ToolDescriptor, type ToolResult } from '../protocol/index.js';
 export { unknownTool } from '../schema/suggest.js';
 import { outputCheck, type OutputCheck } from '../schema/tool-output.js';
 import { argumentValidator, isZod3Schema, isZodSchema, strictArguments, type ZodSchema } from '../schema/tool-arguments.js';
@@ -15,6 +15,8 @@ import type { JsonSchema } from '../schema/tool-arguments.js';
 /** What a running tool can do besides returning its result. */
 export interface ToolContext {
   readonly callId: string;
+  /** The agent that asked for the call, when the client said (calls/start's `agent`). */
+  readonly agent?: Agent;
   /** Fires when the call is cancelled or passes its deadline. */
   readonly signal: AbortSignal;
   progress(update: { progress?: number; total?: number; message?: string }): void;

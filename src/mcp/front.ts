@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Server } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
-import { METHODS, TetherError, type HostStateNotice, type ToolDescriptor } from '../protocol/index.js';
+import { METHODS, TetherError, type Agent, type HostStateNotice, type ToolDescriptor } from '../protocol/index.js';
 import { tetherHome } from '../discovery/tether-home.js';
 import { runHostCall, type HostCallOptions } from '../link/host-call.js';
 import { HostLink, type CallListener, type HostLinkOptions } from '../link/host-link.js';
@@ -46,6 +46,8 @@ export interface PendingCall {
   startedAt: number;
   state: 'waiting' | 'queued' | 'running';
   message?: string;
+  /** The MCP client that asked for it. */
+  agent?: Agent;
 }
 
 export class Front {
@@ -143,7 +145,9 @@ export class Front {
    * lately and its port refuses connections for a moment, which is the reload, not a dead editor.
    */
   isReloading(): boolean {
-    return this.link.state === 'reloading' || (this.link.state !== 'authenticated' && this.reloadingLately());
+    if (this.link.state === 'reloading') return true;
+    // Or its port refuses while its record stays and its process lives (host-link.ts), as in a reload this front did not see begin.
+    return this.link.state !== 'authenticated' && (this.reloadingLately() || this.link.lastFailure?.data.reloading === true);
   }
 
   /** The editor said it was reloading, and is not yet past twice the time it said it would take (or 30 s). */
@@ -197,7 +201,7 @@ export class Front {
   async call(
     tool: ToolDescriptor,
     args: Record<string, unknown>,
-    options: CallRequestOptions & Pick<HostCallOptions, 'signal' | 'listener' | 'confirmCancelMs'>,
+    options: CallRequestOptions & Pick<HostCallOptions, 'signal' | 'listener' | 'confirmCancelMs'> & { agent?: Agent },
   ): Promise<ReturnType<typeof runHostCall>> {
     if (this.closing) {
       throw new TetherError('HOST_UNAVAILABLE', `Tether is shutting down, so "${tool.name}" was not sent to the editor. Send it again once Tether is back.`, {
@@ -206,7 +210,7 @@ export class Front {
       });
     }
     const callId = options.idempotencyKey ? callIdForKey(options.idempotencyKey) : randomUUID();
-    const pending: PendingCall = { callId, tool: tool.name, startedAt: Date.now(), state: 'waiting' };
+    const pending: PendingCall = { callId, tool: tool.name, startedAt: Date.now(), state: 'waiting', ...(options.agent ? { agent: options.agent } : {}) };
     this.pending.set(callId, pending);
     const listener: CallListener = {
       ...options.listener,
@@ -218,7 +222,14 @@ export class Front {
     };
     let outcome: 'ok' | 'error' = 'error';
     // Written out, not spread: it carries the AbortSignal (see mcp-server.ts).
-    const running = runHostCall(this.link, { callId, tool: tool.name, arguments: args, ...(options.deadlineMs ? { deadlineMs: options.deadlineMs } : {}) }, {
+    const params = {
+      callId,
+      tool: tool.name,
+      arguments: args,
+      ...(options.deadlineMs ? { deadlineMs: options.deadlineMs } : {}),
+      ...(options.agent ? { agent: options.agent } : {}),
+    };
+    const running = runHostCall(this.link, params, {
       waitMs: this.waitMs,
       rerunnable: isRerunnable(tool),
       keepLiftedStrings: this.options.liftLongStrings === true,

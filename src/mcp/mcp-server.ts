@@ -15,7 +15,7 @@ import { METHODS, TetherError, liftedStringsOf, type CallProgress, type ElicitRe
 import { unknownTool } from '../schema/suggest.js';
 import type { CallListener } from '../link/host-link.js';
 import type { Front } from './front.js';
-import { callOptionsFrom } from './request-meta.js';
+import { agentOf, callOptionsFrom } from './request-meta.js';
 import { ProgressRelay } from './progress-relay.js';
 import { STATUS_TOOL, statusResult } from './status-tool.js';
 import { USE_HOST_TOOL, useHostProject, useHostResult } from './use-host-tool.js';
@@ -159,6 +159,7 @@ export function createMcpServer(front: Front, era: Era, options: McpServerOption
       const outcome = await front.call(tool, args, {
         idempotencyKey,
         deadlineMs,
+        agent: agentOf(server, request.params._meta),
         signal: ctx.mcpReq.signal,
         listener: listenerFor(ctx, era, relay, ask),
         confirmCancelMs: confirmsCancel(ctx) ? Number.POSITIVE_INFINITY : undefined,

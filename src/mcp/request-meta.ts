@@ -2,10 +2,14 @@
  * What a client may ask of a call in the request's `_meta`:
  * - `tether/idempotencyKey`: a repeat with the same key returns the stored result (within the
  *   host's retention) instead of running again; the same key with other arguments is refused.
+ *   Without a key every tools/call is a new call: a client that lost its answer and sends a
+ *   finished non-idempotent call again runs it again (only a drop Tether sees, between it and
+ *   the editor, is re-attached by callId).
  * - `tether/deadlineMs`: the execution deadline for this call, instead of the tool's.
  */
 import { createHash } from 'node:crypto';
-import { TetherError } from '../protocol/index.js';
+import type { Server } from '@modelcontextprotocol/server';
+import { Agent, TetherError } from '../protocol/index.js';
 
 export const IDEMPOTENCY_KEY = 'tether/idempotencyKey';
 export const DEADLINE_KEY = 'tether/deadlineMs';
@@ -35,4 +39,19 @@ export function callOptionsFrom(meta: Record<string, unknown> | undefined): Call
  */
 export function callIdForKey(key: string): string {
   return `key-${createHash('sha256').update(key).digest('hex').slice(0, 40)}`;
+}
+
+/** Where a 2026-07-28 client, which has no initialize, says who it is: in each request's `_meta`. */
+const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
+
+/**
+ * The agent behind a tools/call, for the host's status and logs: the client info the request
+ * carries (stateless era), else what the session's client said in initialize. Undefined when
+ * neither names it (a host then shows no agent).
+ */
+export function agentOf(server: Pick<Server, 'getClientVersion'>, meta: Record<string, unknown> | undefined): Agent | undefined {
+  const said = Agent.safeParse(meta?.[CLIENT_INFO_KEY] ?? server.getClientVersion());
+  if (!said.success) return undefined;
+  const { name, version } = said.data;
+  return { name, ...(version ? { version } : {}) };
 }

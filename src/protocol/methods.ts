@@ -34,6 +34,7 @@ export const METHODS = {
   sample: 'sampling/createMessage',
   hostState: 'notifications/host/state',
   bye: 'notifications/host/bye',
+  hostStatus: 'host/status',
 } as const;
 
 const json = z.record(z.string(), z.unknown());
@@ -161,6 +162,14 @@ export type ToolResult = z.infer<typeof ToolResult>;
 
 export const CallId = z.string().min(1).max(200);
 
+/**
+ * The MCP client behind a front that asked for a call (its clientInfo from MCP initialize;
+ * "tether-call" for a terminal). Additive in v1: hosts journal it and say it in calls/status,
+ * host/status and their logs; a host that does not know it ignores it.
+ */
+export const Agent = z.object({ name: z.string().min(1).max(200), version: z.string().max(200).optional() }).loose();
+export type Agent = z.infer<typeof Agent>;
+
 export const CallStartParams = z.object({
   callId: CallId,
   tool: z.string().min(1),
@@ -169,6 +178,8 @@ export const CallStartParams = z.object({
   deadlineMs: z.number().int().positive().optional(),
   /** Only attach to a call the host already knows; never start one (UNKNOWN_CALL if unknown). */
   attachOnly: z.boolean().optional(),
+  /** Who asked for the call, for status and logs; kept from the first calls/start of the callId. */
+  agent: Agent.optional(),
 });
 export type CallStartParams = z.input<typeof CallStartParams>;
 
@@ -201,6 +212,8 @@ export const CallStatus = z.object({
   result: ToolResult.optional(),
   error: z.object({ code: z.string(), message: z.string(), data: json.optional() }).optional(),
   attachedTo: CallId.optional(),
+  /** The agent that asked for the call, when its calls/start said (protocol.md §7.4). */
+  agent: Agent.optional(),
 });
 export type CallStatus = z.infer<typeof CallStatus>;
 
@@ -305,6 +318,41 @@ export const Bye = z.object({
     newClientEndpoint: z.string().optional(),
   });
 export type Bye = z.infer<typeof Bye>;
+
+// --- Host status -------------------------------------------------------------------------
+
+/** The most entries each list of a host/status result holds; `omitted` counts the rest. */
+export const HOST_STATUS_MAX_ENTRIES = 1_000;
+
+export const HostStatusConnection = z.object({
+  connectionId: z.string(),
+  client: z.object({ name: z.string(), version: z.string().optional() }).loose(),
+  /** The peer's address:port. */
+  endpoint: z.string(),
+  /** When its handshake completed (epoch ms). */
+  since: z.number(),
+});
+export type HostStatusConnection = z.infer<typeof HostStatusConnection>;
+
+export const HostStatusCall = CallStatus.extend({
+  /** The tool's last progress report, while the call is queued or running. */
+  lastProgress: z.object({ progress: z.number().optional(), total: z.number().optional(), message: z.string().optional() }).loose().optional(),
+});
+export type HostStatusCall = z.infer<typeof HostStatusCall>;
+
+export const HostStatusResult = z.object({
+  state: HostStateName,
+  /** When the host entered `state` (epoch ms). */
+  since: z.number(),
+  connections: z.array(HostStatusConnection),
+  /** Every queued or running call (aliases included), running first, then in queue order. */
+  calls: z.array(HostStatusCall),
+  /** Calls that ended interrupted (outcome unknown) and are still within retention, newest first. */
+  unknownOutcomes: z.array(HostStatusCall),
+  /** How many entries of each list were left out past HOST_STATUS_MAX_ENTRIES; absent when none. */
+  omitted: z.object({ connections: z.number().int(), calls: z.number().int(), unknownOutcomes: z.number().int() }).loose().optional(),
+});
+export type HostStatusResult = z.infer<typeof HostStatusResult>;
 
 /** Parses incoming params, turning a schema failure into INVALID_PARAMS that names the field. */
 export function parseParams<S extends z.ZodType>(schema: S, params: unknown, method: string): z.infer<S> {

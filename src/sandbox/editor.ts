@@ -40,6 +40,8 @@ export interface SandboxOptions {
   logger?: Logger;
   /** Called each time the editor (re)starts listening: after start and after every reload. */
   onReady?(info: { port: number; generation: number; instanceId: string }): void;
+  /** Called when a domain reload begins (onReady follows once it is back). */
+  onReloading?(info: { cause: ReloadCause; reloadMs: number }): void;
 }
 
 export class SandboxEditor {
@@ -148,6 +150,8 @@ export class SandboxEditor {
 
   private async runOnMainThread(tool: string, args: Record<string, unknown>, context: ToolContext): Promise<ToolResult> {
     const bridge = this.bridge as MainThreadBridge;
+    // Which agent asked for what, as the Unity host says it in the editor's console.
+    this.options.logger?.info({ callId: context.callId, tool, agent: context.agent }, calledLine(context.agent, tool, context.callId));
     const outcome = await bridge.call(context.callId, tool, args, context);
     if (outcome.reload) this.beginReload(outcome.reload);
     else if (outcome.state && outcome.state !== this.host?.state) this.host?.setState(outcome.state);
@@ -167,6 +171,7 @@ export class SandboxEditor {
     host.setState('reloading', reloadMs);
     const closing = host.close({ reason: 'reload', expectedBackMs: reloadMs });
     this.options.logger?.info({ cause, reloadMs }, 'domain reload');
+    this.options.onReloading?.({ cause, reloadMs });
     this.reloading = (async () => {
       await closing;
       await bridge.terminate();
@@ -178,6 +183,12 @@ export class SandboxEditor {
       this.reloading = undefined;
     });
   }
+}
+
+/** "[tether] claude-code 2.1 called build_player (callId …)"; an agent that did not say is "an agent". */
+export function calledLine(agent: ToolContext['agent'], tool: string, callId: string): string {
+  const who = agent ? `${agent.name}${agent.version ? ` ${agent.version}` : ''}` : 'an agent';
+  return `[tether] ${who} called ${tool} (callId ${callId})`;
 }
 
 /**

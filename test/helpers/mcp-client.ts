@@ -15,7 +15,7 @@ const sessions = new Set<McpSession>();
 
 export async function connectMcp(
   workspace: Workspace,
-  options: { args?: string[]; mode?: 'legacy' | 'auto'; onToolsChanged?: () => void } = {},
+  options: { args?: string[]; mode?: 'legacy' | 'auto'; onToolsChanged?: () => void; clientInfo?: { name: string; version: string } } = {},
 ): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -26,7 +26,7 @@ export async function connectMcp(
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client(
-    { name: 'tether-test', version: '1.0.0' },
+    options.clientInfo ?? { name: 'tether-test', version: '1.0.0' },
     { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: options.mode ?? 'legacy' } },
   );
   const session: McpSession = {

@@ -23,6 +23,8 @@ namespace Tether.Core.Calls
                 _journal.Forget(entry.CallId);
                 throw CallErrors.NotAccepted(entry.CallId, entry.Tool, failure);
             }
+            // Which agent asked for what, in the editor's console (a new callId only: repeats attach or replay).
+            _log.Info(CallOutcomes.CalledLine(entry.Agent, entry.Tool, entry.CallId));
         }
 
         /// <summary>Makes a queued entry a live execution that requesters can attach to; Schedule runs it.</summary>

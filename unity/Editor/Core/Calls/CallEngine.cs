@@ -133,6 +133,7 @@ namespace Tether.Core.Calls
                 QueuedAt = JournalClock.NowMs(),
                 DeadlineMs = p.DeadlineMs ?? tool.DeadlineMs,
                 Volatile = tool.ReadOnly,
+                Agent = p.Agent,
             };
             _inFlight.TryGetValue(argsHash, out var twin);
             if (twin != null && tool.DuplicatePolicy == "reject") throw CallErrors.Duplicate(p.Tool, p.CallId, twin.Entry.CallId, twin.Entry.State);

@@ -54,7 +54,30 @@ namespace Tether.Core.Calls
             if (entry.Result != null) status["result"] = entry.Result;
             if (entry.Error != null) status["error"] = entry.Error;
             if (entry.AliasOf != null) status["attachedTo"] = entry.AliasOf;
+            if (entry.Agent != null) status["agent"] = entry.Agent;
             return status;
+        }
+
+        /// <summary>A host/status entry (protocol.md §7.16): the CallStatus, with the tool's last progress while the call is live.</summary>
+        public static JObject Listed(JournalEntry entry, int? position, ToolProgress last)
+        {
+            var status = Status(entry, position);
+            if (last == null) return status;
+            var progress = new JObject();
+            if (last.Progress.HasValue) progress["progress"] = Number(last.Progress.Value);
+            if (last.Total.HasValue) progress["total"] = Number(last.Total.Value);
+            if (last.Message != null) progress["message"] = last.Message;
+            if (progress.Count > 0) status["lastProgress"] = progress;
+            return status;
+        }
+
+        /// <summary>"[tether] claude-code 2.1 called build_player (callId …)": which agent called which tool, for the host's log.</summary>
+        public static string CalledLine(JObject agent, string tool, string callId)
+        {
+            var name = agent?["name"]?.Type == JTokenType.String ? (string)agent["name"] : null;
+            var version = agent?["version"]?.Type == JTokenType.String ? (string)agent["version"] : null;
+            var who = name == null ? "an agent" : string.IsNullOrEmpty(version) ? name : name + " " + version;
+            return $"[tether] {who} called {tool} (callId {callId})";
         }
 
         /// <summary>notifications/calls/progress params (protocol.md §7.7), under the callId the listener attached by.</summary>

@@ -63,6 +63,27 @@ namespace Tether.Core.Calls
             return false;
         }
 
+        /// <summary>The queued items in the order they would run (lanes taking turns), at most <paramref name="max"/>.</summary>
+        public List<T> InOrder(int max)
+        {
+            var queues = new List<Queue<T>>();
+            foreach (var lane in _turnOrder) queues.Add(new Queue<T>(_lanes[lane]));
+            var order = new List<T>();
+            var any = true;
+            while (any && order.Count < max)
+            {
+                any = false;
+                foreach (var queue in queues)
+                {
+                    if (queue.Count == 0) continue;
+                    any = true;
+                    order.Add(queue.Dequeue());
+                    if (order.Count >= max) break;
+                }
+            }
+            return order;
+        }
+
         /// <summary>How many queued items run before this one (0 = next), or -1 when it is not queued.</summary>
         public int Position(T item)
         {

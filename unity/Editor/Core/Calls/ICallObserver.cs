@@ -42,5 +42,7 @@ namespace Tether.Core.Calls
         public JObject Arguments = new JObject();
         public long? DeadlineMs;
         public bool AttachOnly;
+        /// <summary>The agent that asked for the call ({ name, version? }), or null when the client did not say.</summary>
+        public JObject Agent;
     }
 }

@@ -39,6 +39,9 @@ namespace Tether.Core.Calls
 
         public int Position(T item) => _queue.Position(item);
 
+        /// <summary>The queued items in the order they would run, at most <paramref name="max"/>.</summary>
+        public System.Collections.Generic.List<T> InOrder(int max) => _queue.InOrder(max);
+
         /// <summary>Stops starting new items for good (the running one finishes): the host is going away.</summary>
         public void Pause() => _paused = true;
 

@@ -19,6 +19,7 @@ namespace Tether.Core.Host
             public string Mac;
             public int ProtocolVersion;
             public string ClientName;
+            public string ClientVersion;
             public bool Elicitation;
             public bool Sampling;
             public long? MaxFrameBytes;
@@ -61,6 +62,8 @@ namespace Tether.Core.Host
             _canElicit = hello.Elicitation;
             _canSample = hello.Sampling;
             ClientName = hello.ClientName;
+            ClientVersion = hello.ClientVersion;
+            AuthenticatedAt = HostCore.NowMs();
             // Results may be as large as the client reads (a 50 MB screenshot is 67 MB of base64).
             Rpc.PeerAuthenticated(hello.MaxFrameBytes);
             RegisterMethods();
@@ -85,7 +88,7 @@ namespace Tether.Core.Host
             if (reader.Object("client", true) != null)
             {
                 hello.ClientName = reader.String("client.name", true);
-                reader.String("client.version", false);
+                hello.ClientVersion = reader.String("client.version", false);
             }
             if (reader.Object("capabilities", false) != null)
             {

@@ -15,6 +15,8 @@ namespace Tether.Core.Host
             Rpc.OnOtherRequest(null)
                 .OnOtherNotification(null)
                 .OnRequest(Methods.Ping, (p, c) => Done(new JObject()))
+                // On the loop, from what it holds: answerable while the main thread is blocked.
+                .OnRequest(Methods.HostStatus, (p, c) => Done(_core.HostStatus()))
                 // From the registry's cache, on the loop: answerable while the main thread is blocked.
                 .OnRequest(Methods.ToolsList, (p, c) => Done(new JObject { ["tools"] = _core.Tools.Descriptors() }))
                 .OnRequest(Methods.CallStart, (p, c) => Widen(Engine().Start(CallStartParamsOf(p), this, c.Abandoned)))
@@ -79,6 +81,14 @@ namespace Tether.Core.Host
             var arguments = reader.Record("arguments", false, stringValues: false);
             parsed.DeadlineMs = reader.Integer("deadlineMs", false, 1);
             parsed.AttachOnly = reader.Boolean("attachOnly", false) ?? false;
+            if (reader.Object("agent", false) != null)
+            {
+                // Only its name and version are kept, whatever else the client sent.
+                var name = reader.String("agent.name", true, 1, 200);
+                var version = reader.String("agent.version", false, 0, 200);
+                parsed.Agent = new JObject { ["name"] = name };
+                if (version != null) parsed.Agent["version"] = version;
+            }
             reader.ThrowIfInvalid();
             // The engine journals the arguments; a copy keeps them apart from the request's JSON.
             parsed.Arguments = arguments != null ? (JObject)arguments.DeepClone() : new JObject();

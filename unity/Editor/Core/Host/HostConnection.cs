@@ -58,6 +58,12 @@ namespace Tether.Core.Host
         /// <summary>What the client called itself in its hello ("" before).</summary>
         public string ClientName { get; private set; } = "";
 
+        /// <summary>The version the client gave in its hello, if any.</summary>
+        public string ClientVersion { get; private set; }
+
+        /// <summary>When the handshake completed (epoch ms; 0 before).</summary>
+        public long AuthenticatedAt { get; private set; }
+
         public HashSet<string> Subscriptions { get; } = new HashSet<string>(StringComparer.Ordinal);
 
         public bool IsAuthenticated => _authenticated && Rpc.IsOpen;

@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.IO;
+using System.Linq;
 using System.Net.Sockets;
 using System.Threading.Tasks;
 using Newtonsoft.Json.Linq;
@@ -68,8 +69,21 @@ namespace Tether.Core.Host
         /// <summary>Set once the journal is restored (Start); calls/* are served only after.</summary>
         public CallEngine Engine { get; set; }
 
+        private string _state = "ready";
+
         /// <summary>The host state ("ready", "compiling", …), as the hello result and host/state say it.</summary>
-        public string State { get; set; } = "ready";
+        public string State
+        {
+            get => _state;
+            set
+            {
+                if (value != _state) StateSince = NowMs();
+                _state = value;
+            }
+        }
+
+        /// <summary>When the host entered its state (epoch ms): host/status's "since".</summary>
+        public long StateSince { get; private set; } = NowMs();
 
         /// <summary>The host is closing: new connections are refused.</summary>
         public bool Closing { get; set; }
@@ -137,6 +151,47 @@ namespace Tether.Core.Host
                 ["state"] = State,
                 ["connectionId"] = connectionId,
             };
+        }
+
+        /// <summary>
+        /// The host/status result (protocol.md §7.16): the state, the authenticated connections and
+        /// what the engine holds, each list bounded. Answered on the loop, never on the main thread.
+        /// </summary>
+        public JObject HostStatus()
+        {
+            var max = Methods.HostStatusMaxEntries;
+            var authenticated = _connections.FindAll(c => c.IsAuthenticated);
+            var connections = new JArray();
+            foreach (var connection in authenticated.Take(max))
+            {
+                var client = new JObject { ["name"] = connection.ClientName };
+                if (connection.ClientVersion != null) client["version"] = connection.ClientVersion;
+                connections.Add(new JObject
+                {
+                    ["connectionId"] = connection.Id,
+                    ["client"] = client,
+                    ["endpoint"] = connection.Endpoint,
+                    ["since"] = connection.AuthenticatedAt,
+                });
+            }
+            var overview = Engine?.Overview(max) ?? new JObject
+            {
+                ["calls"] = new JArray(),
+                ["unknownOutcomes"] = new JArray(),
+                ["omitted"] = new JObject { ["calls"] = 0, ["unknownOutcomes"] = 0 },
+            };
+            var status = new JObject
+            {
+                ["state"] = State,
+                ["since"] = StateSince,
+                ["connections"] = connections,
+                ["calls"] = overview["calls"],
+                ["unknownOutcomes"] = overview["unknownOutcomes"],
+            };
+            var omitted = (JObject)overview["omitted"];
+            omitted["connections"] = Math.Max(0, authenticated.Count - max);
+            if ((int)omitted["connections"] + (int)omitted["calls"] + (int)omitted["unknownOutcomes"] > 0) status["omitted"] = omitted;
+            return status;
         }
 
         /// <summary>

@@ -25,6 +25,8 @@ namespace Tether.Core.Journal
         public long? DeadlineMs;
         /// <summary>Set when this callId shares the execution of an identical call already in flight.</summary>
         public string AliasOf;
+        /// <summary>The agent that asked for the call ({ name, version? }); null in journals written before it existed.</summary>
+        public JObject Agent;
         /// <summary>
         /// Set when this callId withdrew from a shared execution that others still wanted
         /// (calls/cancel): the CANCELLED error its requests got ({ code, message, data }). An alias
@@ -63,6 +65,7 @@ namespace Tether.Core.Journal
             if (FinishedAt.HasValue) json["finishedAt"] = FinishedAt.Value;
             if (DeadlineMs.HasValue) json["deadlineMs"] = DeadlineMs.Value;
             if (AliasOf != null) json["aliasOf"] = AliasOf;
+            if (Agent != null) json["agent"] = Agent;
             if (Withdrawn != null) json["withdrawn"] = Withdrawn;
             if (Volatile) json["volatile"] = true;
             if (Result != null) json["result"] = Result;
@@ -89,6 +92,7 @@ namespace Tether.Core.Journal
                 FinishedAt = NumberOf(json["finishedAt"]),
                 DeadlineMs = NumberOf(json["deadlineMs"]),
                 AliasOf = json["aliasOf"]?.Type == JTokenType.String ? (string)json["aliasOf"] : null,
+                Agent = json["agent"] is JObject agent && agent["name"]?.Type == JTokenType.String ? agent : null,
                 Withdrawn = json["withdrawn"] as JObject,
                 Volatile = json["volatile"]?.Type == JTokenType.Boolean && (bool)json["volatile"],
                 Result = json["result"] as JObject,

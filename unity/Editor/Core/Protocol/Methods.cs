@@ -33,6 +33,10 @@ namespace Tether.Core.Protocol
         public const string Sample = "sampling/createMessage";
         public const string HostState = "notifications/host/state";
         public const string Bye = "notifications/host/bye";
+        public const string HostStatus = "host/status";
+
+        /// <summary>The most entries each list of a host/status result holds; "omitted" counts the rest (protocol.md §7.16).</summary>
+        public const int HostStatusMaxEntries = 1000;
 
         /// <summary>
         /// The client name "tether serve"'s links give in their hello: where several agents already

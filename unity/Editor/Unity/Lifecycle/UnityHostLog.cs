@@ -12,7 +12,10 @@ namespace Tether.Unity.Lifecycle
 
         public void Error(string message) => Debug.LogError(Prefixed(message));
 
+        /// <summary>Core's lines name Tether already ("Tether host …", "[tether] claude-code called …"); others get the name.</summary>
         private static string Prefixed(string message) =>
-            message != null && message.StartsWith("Tether", System.StringComparison.Ordinal) ? message : "Tether: " + message;
+            message != null && (message.StartsWith("Tether", System.StringComparison.Ordinal) || message.StartsWith("[tether]", System.StringComparison.Ordinal))
+                ? message
+                : "Tether: " + message;
     }
 }
