@@ -1,0 +1,56 @@
+/**
+ * `tether status [--project DIR] [--json] [--watch]`: the editors running (from their host
+ * records), who is attached to each, the calls in flight with their agent and progress, the
+ * calls whose outcome is unknown, and tether serve's sessions. Exit 0 when everything could
+ * be read, 1 when an editor (or tether serve) did not answer; the rest is printed either way.
+ */
+import { tetherHome } from '../../discovery/tether-home.js';
+import { EXIT_CODES } from '../exit-codes.js';
+import { gatherStatus, readEverything } from '../status/gather.js';
+import { renderStatus } from '../status/view.js';
+
+export interface StatusCommandOptions {
+  project?: string;
+  json?: boolean;
+  /** Redraw every `intervalMs` (1 s) until Ctrl-C. */
+  watch?: boolean;
+  intervalMs?: number;
+}
+
+export async function run(options: StatusCommandOptions): Promise<number> {
+  const home = tetherHome();
+  if (!options.watch) return show(home, options, false);
+  let stopped = false;
+  let wake: () => void = () => undefined;
+  const stop = (): void => {
+    stopped = true;
+    wake();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  let code: number = EXIT_CODES.ok;
+  try {
+    while (!stopped) {
+      code = await show(home, options, true);
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, options.intervalMs ?? 1_000).unref();
+      });
+    }
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+  return code;
+}
+
+async function show(home: string, options: StatusCommandOptions, redraw: boolean): Promise<number> {
+  const report = await gatherStatus(home, options.project);
+  if (options.json) process.stdout.write(`${JSON.stringify(report, null, redraw ? undefined : 2)}\n`);
+  else {
+    // On a terminal, a redraw replaces the screen; piped, each report follows the last.
+    const clear = redraw && process.stdout.isTTY ? '\x1b[H\x1b[2J' : '';
+    process.stdout.write(`${clear}${renderStatus(report)}${redraw ? `\n(every ${((options.intervalMs ?? 1_000) / 1000).toString()} s; Ctrl-C to stop)\n` : ''}`);
+  }
+  return readEverything(report) ? EXIT_CODES.ok : EXIT_CODES.failed;
+}
