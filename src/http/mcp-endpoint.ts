@@ -33,6 +33,11 @@ export interface EndpointDeps {
   dormantAfterMs: number;
   /** Told of every session that falls asleep; given the chance to collect at each sweep. */
   reclaimer?: MemoryReclaimer;
+  /**
+   * Per pool: sessions nobody may evict yet that one client may hold once the pool is at its
+   * capacity; its next initialize then gets 429 (see newSession). None: no such limit.
+   */
+  sessionsPerClient?: Partial<Record<PoolName, number>>;
   logger: Logger;
 }
 
@@ -57,6 +62,8 @@ export class McpEndpoint {
   private readonly awake = new Set<HttpSession>();
   /** Pools that refused an initialize since their last accepted one. */
   private readonly fullPools = new Set<PoolName>();
+  /** When each pool last logged a client over its share (at most once a minute each). */
+  private readonly shareLogged = new Map<PoolName, number>();
   private readonly sessionDeps: HttpSessionDeps;
   private readonly sweeper: ReturnType<typeof setInterval>;
 
@@ -132,6 +139,9 @@ export class McpEndpoint {
     // covers the HTTP exchange (waking included); the session pins itself for as long as a
     // request stays unanswered, even after its stream dropped (unanswered-requests.ts).
     const release = callsIn(body) > 0 ? this.deps.registry.pin(id) : undefined;
+    // Anything beyond the handshake proves the session is an agent's at work: eviction spares it
+    // until the sessions nobody has used yet are gone (session-registry.ts).
+    if (!isHandshakeOnly(req, body)) this.deps.registry.prove(id);
     res.once('close', () => {
       release?.();
       if (!res.writableEnded) this.deps.logger.debug({ id }, 'stream closed by the client before its end');
@@ -164,12 +174,25 @@ export class McpEndpoint {
 
   private async newSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const pool: PoolName = header(req, POOL_HEADER) === 'ephemeral' ? 'ephemeral' : 'interactive';
+    const client = clientOf(req, body);
+    // Each client its share. While the pool has room, anyone may open sessions (a benchmark, a
+    // script with many): nobody is displaced. Once it is at its capacity, new sessions make room
+    // (session-registry.ts: never used first, then the biggest holder's), or grow the pool toward
+    // its ceiling while nothing may be evicted; a client already holding its share of sessions
+    // nobody may evict yet is the one refused, with when one of them frees, instead of every
+    // newcomer getting 503 once the ceiling is reached.
+    const share = this.deps.sessionsPerClient?.[pool];
+    const registry = this.deps.registry;
+    if (share !== undefined && registry.size(pool) >= registry.capacity(pool)) {
+      const held = registry.protectedOf(pool, client.source);
+      if (held.count >= share) return this.refuseOverShare(res, pool, client, share, held);
+    }
     const id = randomUUID();
     const session = new HttpSession(id, pool, this.frontFor(req), this.sessionDeps);
     let evicted: string[];
     try {
       // Room is made (evicting) only once the SDK has taken the initialize, below: a refused one evicts nobody.
-      evicted = this.deps.registry.put(id, pool, session, { trim: false });
+      evicted = this.deps.registry.put(id, pool, session, { trim: false, source: client.source });
     } catch (error) {
       if (!(error instanceof PoolFullError)) throw error;
       void session.shutdown('shutdown'); // never registered: this only lets go of its front
@@ -188,6 +211,27 @@ export class McpEndpoint {
       else evicted.push(...this.deps.registry.trimFor(id));
       if (evicted.length > 0) this.deps.logger.info({ evicted, pool }, 'sessions evicted to make room');
     }
+  }
+
+  /** 429 for a client over its share of a full pool: who, how much, when to retry, and what to do instead. */
+  private refuseOverShare(res: ServerResponse, pool: PoolName, client: ClientIdentity, share: number, held: { count: number; nextEvictableInMs: number | undefined }): void {
+    const now = performance.now();
+    if (now - (this.shareLogged.get(pool) ?? Number.NEGATIVE_INFINITY) >= 60_000) {
+      this.shareLogged.set(pool, now);
+      this.deps.logger.warn({ pool, client: client.name, address: client.address, held: held.count, share }, 'a client holds its share of a full session pool: its initialize refused with 429');
+    }
+    const retryAfterMs = held.nextEvictableInMs;
+    const retryAfterS = retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(retryAfterMs / 1000));
+    const when = retryAfterS === undefined ? 'once one of its calls ends' : `in ${retryAfterS} s`;
+    sendJsonRpcError(
+      res,
+      429,
+      -32000,
+      `The ${pool} session pool is full, and this client ("${client.name}" at ${client.address}) holds ${held.count} of its sessions, each in use or used recently (its share: ${share}). ` +
+        `Retry ${when}, end sessions you no longer need (DELETE), or keep using one you have open (send its Mcp-Session-Id header) instead of initializing again.`,
+      { code: 'SESSION_QUOTA', pool, client: client.name, held: held.count, share, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) },
+      retryAfterS === undefined ? {} : { 'retry-after': String(retryAfterS) },
+    );
   }
 
   private modernFor(front: Front): { handle: NodeMcpRequestHandler; close(): Promise<void> } {
@@ -248,6 +292,35 @@ function refuseSessionless(res: ServerResponse, version: string | undefined): vo
     `Bad Request: this request has no Mcp-Session-Id header. ${who} needs a session: send "initialize" first, then send the Mcp-Session-Id header its response carries with every request. (Protocol ${SESSIONLESS_VERSION} needs no session: name it in the MCP-Protocol-Version header and in each request's _meta.)`,
     { sessionRequired: true, supported: [SESSIONLESS_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS] },
   );
+}
+
+interface ClientIdentity {
+  address: string;
+  name: string;
+  /** The two together: what the registry counts sessions by. */
+  source: string;
+}
+
+/**
+ * Who opens a session, as far as one shared token lets us tell: the peer's address and the
+ * name its initialize gives (clientInfo.name, cut to 100 characters). Two agents of one kind
+ * on one machine are one client; a token holder that makes up a name per session is many, and
+ * then only the order of eviction (session-registry.ts) stands between it and older sessions.
+ */
+function clientOf(req: IncomingMessage, body: unknown): ClientIdentity {
+  const initialize = messagesIn(body).find((message) => methodOf(message) === 'initialize');
+  const params = isObject(initialize) ? initialize.params : undefined;
+  const info = isObject(params) ? params.clientInfo : undefined;
+  const name = isObject(info) && typeof info.name === 'string' ? info.name.slice(0, 100) : '(unnamed)';
+  const address = req.socket.remoteAddress ?? '(unknown)';
+  return { address, name, source: `${address} ${name}` };
+}
+
+/** The client's own handshake, and nothing else: it proves nothing about the session being used. */
+const HANDSHAKE = new Set(['initialize', 'notifications/initialized']);
+
+function isHandshakeOnly(req: IncomingMessage, body: unknown): boolean {
+  return req.method === 'POST' && messagesIn(body).every((message) => HANDSHAKE.has(methodOf(message) as string));
 }
 
 function isInitialize(body: unknown): boolean {

@@ -9,6 +9,22 @@
  * design this follows ran its eviction hook after an await and had to re-check for a reused
  * id; here there is nothing to re-check.)
  *
+ * Who is evicted to make room, in order (a flood of new sessions must never take the place
+ * of sessions that were working before it):
+ *
+ * 1. sessions never used since their handshake (`prove` not called), least recently used
+ *    first, once past the pool's short `unprovenFloorMs`: their clients have lost nothing, and
+ *    a burst of `initialize` alone is all of this kind, so it displaces only itself;
+ * 2. then proven sessions past the recency floor, taken from the source that holds the most
+ *    sessions in the pool (least recently used first within it), and never from a source
+ *    holding fewer than the newcomer's will: a client opening session after session pays with
+ *    its own, not with an agent's that has been thinking for minutes. Plain LRU, which this
+ *    was, let a burst each minute evict every session idle for more than the floor.
+ *
+ * A source is whatever the caller says opened the session (the HTTP layer: the client's
+ * address and the name it gives in `initialize`); sessions put without one share one source,
+ * and among them the order is plain LRU.
+ *
  * Generic on purpose: no HTTP or MCP here. The HTTP layer answers 404 when `get` returns
  * undefined, so clients re-initialize.
  */
@@ -44,6 +60,11 @@ export interface PoolOptions {
   ceiling?: number;
   /** Never evict a session used more recently than this: a client between two requests is not idle. */
   recencyFloorMs: number;
+  /**
+   * The floor for a session not yet proven (used since its handshake); at most recencyFloorMs,
+   * which is the default. Long enough for a client to send its first request after `initialize`.
+   */
+  unprovenFloorMs?: number;
   /** Reap after this much inactivity (Infinity: never), for clients that never send DELETE. */
   idleTtlMs: number;
 }
@@ -88,6 +109,10 @@ interface Entry<S, P> {
   readonly id: string;
   readonly session: S;
   pool: P;
+  /** Who opened it (see the header); sessions of one source are counted together. */
+  source: string;
+  /** Used since its handshake: evicted only after every evictable unproven session. */
+  proven: boolean;
   lastUsed: number;
   /** In-flight calls; a count because calls overlap, and a flag would be cleared by the first to end. */
   pins: number;
@@ -99,6 +124,8 @@ interface Pool<S, P> {
   readonly options: Required<PoolOptions>;
   /** Insertion order is recency order: a touch re-inserts, so the first entry is the least recently used. */
   readonly entries: Map<string, Entry<S, P>>;
+  /** Sessions in the pool per source. */
+  readonly held: Map<string, number>;
 }
 
 const RESERVED_POOL_NAMES = new Set(['evictions', 'reaped']);
@@ -127,7 +154,9 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
       if (!(pool.idleTtlMs > 0)) throw new RangeError(`pool "${name}": idleTtlMs must be > 0`);
       const ceiling = pool.ceiling ?? 2 * pool.capacity;
       if (!Number.isInteger(ceiling) || ceiling < pool.capacity) throw new RangeError(`pool "${name}": ceiling must be an integer >= capacity`);
-      this.pools.set(name, { options: { ...pool, ceiling }, entries: new Map() });
+      if (pool.unprovenFloorMs !== undefined && !(pool.unprovenFloorMs >= 0)) throw new RangeError(`pool "${name}": unprovenFloorMs must be >= 0`);
+      const unprovenFloorMs = Math.min(pool.unprovenFloorMs ?? pool.recencyFloorMs, pool.recencyFloorMs);
+      this.pools.set(name, { options: { ...pool, ceiling, unprovenFloorMs }, entries: new Map(), held: new Map() });
     }
     if (this.pools.size === 0) throw new RangeError('at least one pool is required');
     if (options.reapIntervalMs !== undefined && !(options.reapIntervalMs > 0)) throw new RangeError('reapIntervalMs must be > 0');
@@ -146,12 +175,13 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
    * it is refused (PoolFullError, nothing registered or replaced) unless an evictable session
    * makes room. Returns the ids evicted. Throws after close(). With `trim: false`, a pool over
    * its capacity (below its ceiling) is left so until `trimFor(id)`: for a session that may yet be
-   * refused, which must not have evicted anyone for nothing.
+   * refused, which must not have evicted anyone for nothing. `source` says who opened it (see
+   * the header); a session put again keeps its proof.
    */
-  put(id: string, pool: P, session: S, { trim = true } = {}): string[] {
+  put(id: string, pool: P, session: S, { trim = true, source = '' } = {}): string[] {
     if (this.closed) throw new Error('SessionRegistry is closed');
     const target = this.pool(pool);
-    const evicted = this.makeRoom(pool, target, this.byId.get(id));
+    const evicted = this.makeRoom(pool, target, this.byId.get(id), source);
     // A loop, not an if: an onEnd that re-registers the id must not leave an orphan behind.
     let existing = this.byId.get(id);
     while (existing !== undefined && existing.session !== session) {
@@ -160,13 +190,18 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
     }
     let entry = existing;
     if (entry === undefined) {
-      entry = { id, session, pool, lastUsed: this.now(), pins: 0, live: true };
+      entry = { id, session, pool, source, proven: false, lastUsed: this.now(), pins: 0, live: true };
       this.byId.set(id, entry);
       target.entries.set(id, entry);
+      count(target.held, source, 1);
     } else {
-      // The same session again: a touch, and a move if the pool changed.
-      this.pool(entry.pool).entries.delete(id);
+      // The same session again: a touch, and a move if the pool or source changed.
+      const from = this.pool(entry.pool);
+      from.entries.delete(id);
+      count(from.held, entry.source, -1);
       entry.pool = pool;
+      entry.source = source;
+      count(target.held, source, 1);
       this.touch(entry);
     }
     return trim ? [...evicted, ...this.trim(pool, target, entry)] : evicted;
@@ -184,6 +219,15 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
     if (entry === undefined) return undefined;
     this.touch(entry);
     return entry.session;
+  }
+
+  /**
+   * The session was used since its handshake: from now on it is evicted only after every
+   * evictable session that was not, and with its pool's full recency floor. Not a touch.
+   */
+  prove(id: string): void {
+    const entry = this.byId.get(id);
+    if (entry !== undefined) entry.proven = true;
   }
 
   /** Like get() without the touch: for looking, not using. */
@@ -271,6 +315,31 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
     return this.closing;
   }
 
+  /** The capacity of a pool (what put() trims it down to). */
+  capacity(pool: P): number {
+    return this.pool(pool).options.capacity;
+  }
+
+  /**
+   * The sessions of `source` in `pool` that cannot be evicted now (pinned, or used within
+   * their floor), and how long until the first of them can be (undefined while all are pinned):
+   * what one client holds of a pool that nobody else can get back.
+   */
+  protectedOf(pool: P, source: string): { count: number; nextEvictableInMs: number | undefined } {
+    const target = this.pool(pool);
+    const now = this.now();
+    let held = 0;
+    let soonest: number | undefined;
+    for (const entry of target.entries.values()) {
+      if (entry.source !== source) continue;
+      const wait = entry.lastUsed + this.floorOf(target, entry) - now;
+      if (entry.pins === 0 && wait <= 0) continue;
+      held++;
+      if (entry.pins === 0) soonest = soonest === undefined ? wait : Math.min(soonest, wait);
+    }
+    return { count: held, nextEvictableInMs: soonest };
+  }
+
   size(pool?: P): number {
     return pool === undefined ? this.byId.size : (this.pools.get(pool)?.entries.size ?? 0);
   }
@@ -304,7 +373,7 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
   }
 
   private trim(name: P, pool: Pool<S, P>, keep: Entry<S, P>): string[] {
-    const evicted = this.evictDownTo(pool, pool.options.capacity, keep);
+    const evicted = this.evictDownTo(pool, pool.options.capacity, keep, keep.source);
     if (pool.entries.size > pool.options.capacity) this.emit('pool-over-capacity', { pool: name, size: pool.entries.size, capacity: pool.options.capacity });
     return evicted;
   }
@@ -313,18 +382,22 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
    * Before a session enters a pool at its ceiling (one already in it, being put again or
    * replaced, keeps its place): evicts what may be evicted, or throws PoolFullError.
    */
-  private makeRoom(name: P, pool: Pool<S, P>, existing: Entry<S, P> | undefined): string[] {
+  private makeRoom(name: P, pool: Pool<S, P>, existing: Entry<S, P> | undefined, source: string): string[] {
     const limit = pool.options.ceiling - 1 + (existing?.pool === name ? 1 : 0);
-    const evicted = this.evictDownTo(pool, limit, existing);
+    const evicted = this.evictDownTo(pool, limit, existing, source, existing?.pool === name && existing.source === source ? 0 : 1);
     if (pool.entries.size > limit) throw new PoolFullError(name, pool.options.ceiling, this.nextEvictableInMs(pool));
     return evicted;
   }
 
-  /** Evicts least recently used evictable sessions, never `keep`, while the pool holds more than `limit`; returns their ids. */
-  private evictDownTo(pool: Pool<S, P>, limit: number, keep: Entry<S, P> | undefined): string[] {
+  /**
+   * Evicts sessions in the order of the header, never `keep`, while the pool holds more than
+   * `limit`; returns their ids. `source` is the newcomer's, which `arriving` more sessions of
+   * its source will join.
+   */
+  private evictDownTo(pool: Pool<S, P>, limit: number, keep: Entry<S, P> | undefined, source: string, arriving = 0): string[] {
     const evicted: string[] = [];
     while (pool.entries.size > limit) {
-      const victim = this.leastRecentlyUsedEvictable(pool, keep);
+      const victim = this.victim(pool, keep, source, (pool.held.get(source) ?? 0) + arriving);
       if (victim === undefined) break;
       this.end(victim, 'evicted');
       this.evictions++;
@@ -333,24 +406,43 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
     return evicted;
   }
 
+  /** How long until the first session of the pool that is not pinned passes its floor; undefined if all are pinned. */
   private nextEvictableInMs(pool: Pool<S, P>): number | undefined {
     const now = this.now();
     let soonest: number | undefined;
     for (const entry of pool.entries.values()) {
       if (entry.pins > 0) continue;
-      const wait = Math.max(0, entry.lastUsed + pool.options.recencyFloorMs - now);
+      const wait = Math.max(0, entry.lastUsed + this.floorOf(pool, entry) - now);
       soonest = soonest === undefined ? wait : Math.min(soonest, wait);
     }
     return soonest;
   }
 
-  private leastRecentlyUsedEvictable(pool: Pool<S, P>, keep: Entry<S, P> | undefined): Entry<S, P> | undefined {
+  private floorOf(pool: Pool<S, P>, entry: Entry<S, P>): number {
+    return entry.proven ? pool.options.recencyFloorMs : pool.options.unprovenFloorMs;
+  }
+
+  /**
+   * The next session to evict for a newcomer of `source`, whose source will then hold `held`:
+   * the least recently used unproven one past its floor; else, of the proven ones past theirs,
+   * the least recently used of the source holding the most, among the newcomer's own source and
+   * those holding at least `held`. One pass in recency order.
+   */
+  private victim(pool: Pool<S, P>, keep: Entry<S, P> | undefined, source: string, held: number): Entry<S, P> | undefined {
     const now = this.now();
+    let best: Entry<S, P> | undefined;
+    let bestHeld = -1;
     for (const entry of pool.entries.values()) {
-      if (entry === keep || entry.pins > 0 || now - entry.lastUsed < pool.options.recencyFloorMs) continue;
-      return entry;
+      if (entry === keep || entry.pins > 0 || now - entry.lastUsed < this.floorOf(pool, entry)) continue;
+      if (!entry.proven) return entry;
+      const entryHeld = pool.held.get(entry.source) ?? 0;
+      if (entry.source !== source && entryHeld < held) continue;
+      if (entryHeld > bestHeld) {
+        best = entry;
+        bestHeld = entryHeld;
+      }
     }
-    return undefined;
+    return best;
   }
 
   /**
@@ -360,8 +452,11 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
   private end(entry: Entry<S, P>, reason: EndReason): Promise<void> {
     entry.live = false;
     if (this.byId.get(entry.id) === entry) this.byId.delete(entry.id);
-    const entries = this.pool(entry.pool).entries;
-    if (entries.get(entry.id) === entry) entries.delete(entry.id);
+    const pool = this.pool(entry.pool);
+    if (pool.entries.get(entry.id) === entry) {
+      pool.entries.delete(entry.id);
+      count(pool.held, entry.source, -1);
+    }
     this.emit('session-ended', { id: entry.id, pool: entry.pool, reason, pins: entry.pins });
     try {
       this.options.onEnd?.(entry.id, entry.session, reason);
@@ -391,4 +486,11 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
       // Nowhere left to report it.
     }
   }
+}
+
+/** Adds `delta` to a source's count, forgetting sources that hold nothing. */
+function count(held: Map<string, number>, source: string, delta: number): void {
+  const next = (held.get(source) ?? 0) + delta;
+  if (next > 0) held.set(source, next);
+  else held.delete(source);
 }

@@ -5,6 +5,7 @@
  * allowed.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { tetherHome } from '../discovery/tether-home.js';
@@ -14,7 +15,9 @@ import { FrontPool } from './front-pool.js';
 import type { HttpSession, PoolName } from './http-session.js';
 import { McpEndpoint, sendJsonRpcError } from './mcp-endpoint.js';
 import { MemoryReclaimer } from './memory-reclaimer.js';
+import { PendingConnections, type ShedReason } from './pending-connections.js';
 import { ServeMetrics } from './metrics.js';
+import { sendServeStatus, serveStatus } from './status-endpoint.js';
 import { allowOrigin, answerPreflight, isPreflight } from './cors.js';
 import { allowedHostName, allowedOrigin, bindHostName, checkRequest, loopbackHosts, originAllowed, requestTarget, urlHost, type GuardOptions } from './request-guards.js';
 import { loadOrCreateToken, removeServeState, tokenPath, writeServeState, type ServeState } from './serve-state.js';
@@ -36,6 +39,18 @@ export interface TetherServerOptions {
   pools?: Partial<Record<PoolName, Partial<PoolOptions>>>;
   /** A session idle this long with nothing open lets its SDK server go until its next request (Infinity: never). */
   sessionDormantMs?: number;
+  /**
+   * How long a connection may take to bring a request that passes the token check (from its
+   * accept), and how long any request's headers may take (`--header-timeout-ms`).
+   */
+  headerTimeoutMs?: number;
+  /** Connections without such a request held at once; past it the oldest are closed (`--max-unauthenticated-connections`). */
+  maxUnauthenticatedConnections?: number;
+  /**
+   * Sessions nobody may evict yet that one client may hold in a pool at its capacity before its
+   * initialize is refused (`--sessions-per-client`; default: half the capacity, at least 16).
+   */
+  sessionsPerClient?: number;
   logger: Logger;
 }
 
@@ -48,6 +63,22 @@ const CALL_SETTLE_MS = 1_500;
 const ANSWER_GRACE_MS = 500;
 /** Idle time before the system first probes a connection (then, on Linux, 9 probes 75 s apart). */
 const KEEPALIVE_DELAY_MS = 60_000;
+
+/**
+ * What a peer without the token may hold (pending-connections.ts): a few seconds per
+ * connection, and this many connections at once. An agent's request comes with its connection
+ * and passes the token check at once; remote ones over a slow link have seconds to spare.
+ */
+const DEFAULT_HEADER_TIMEOUT_MS = 5_000;
+const DEFAULT_MAX_UNAUTHENTICATED_CONNECTIONS = 128;
+/**
+ * Node's own limit on receiving a whole request (its default): an authenticated body of up to
+ * --max-body-bytes has minutes. It ends when the request has arrived: the answer (a call of an
+ * hour, a stream an agent listens on) is not timed.
+ */
+const REQUEST_TIMEOUT_MS = 300_000;
+/** How often the log may say that connections were shed. */
+const SHED_LOG_INTERVAL_MS = 60_000;
 
 /** Bind addresses that listen on every interface, as `bindHostName` names them. */
 const WILDCARD_NAMES = new Set(['0.0.0.0', '[::]']);
@@ -62,10 +93,25 @@ const DEFAULT_SESSION_DORMANT_MS = 60_000;
 const RECLAIM_AFTER_SESSIONS = 64;
 const RECLAIM_PACE = 20;
 
+/**
+ * A session nobody has used since its handshake is kept from eviction this long at most (and
+ * never longer than its pool's recency floor): a client sends its first request at once.
+ */
+const UNPROVEN_FLOOR_MS = 10_000;
+
 const DEFAULT_POOLS: Record<PoolName, PoolOptions> = {
-  interactive: { capacity: 256, recencyFloorMs: 60_000, idleTtlMs: 30 * 60_000 },
-  ephemeral: { capacity: 1024, recencyFloorMs: 5_000, idleTtlMs: 5 * 60_000 },
+  interactive: { capacity: 256, recencyFloorMs: 60_000, unprovenFloorMs: UNPROVEN_FLOOR_MS, idleTtlMs: 30 * 60_000 },
+  ephemeral: { capacity: 1024, recencyFloorMs: 5_000, unprovenFloorMs: UNPROVEN_FLOOR_MS, idleTtlMs: 5 * 60_000 },
 };
+
+/**
+ * Sessions nobody may evict yet that one client may hold in a pool at its capacity before its
+ * next initialize gets 429, unless told (`--sessions-per-client`): half the capacity, so one
+ * client never holds more than the pool was sized for and the rest of the ceiling stays for the
+ * others (mcp-endpoint.ts); at least this many, so a small pool set by hand still takes a
+ * client's burst.
+ */
+const MIN_SESSIONS_PER_CLIENT = 16;
 
 export class TetherServer {
   readonly fronts: FrontPool;
@@ -83,6 +129,9 @@ export class TetherServer {
   private closing: Promise<void> | undefined;
   /** Responses to POSTs not yet ended: at shutdown, the answers to calls still go out on them. */
   private readonly openPosts = new Set<ServerResponse>();
+  /** Connections that have not brought a request that passed the token check. */
+  private readonly pendingConnections: PendingConnections;
+  private readonly shed = { timeout: 0, cap: 0, loggedAt: Number.NEGATIVE_INFINITY };
 
   constructor(private readonly options: TetherServerOptions) {
     const host = options.host ?? '127.0.0.1';
@@ -96,6 +145,15 @@ export class TetherServer {
     const bindName = bindHostName(host) ?? host.toLowerCase();
     // Checked before anything is built: a bad name ends the command, not a half-made server.
     const namedHosts = (options.allowedHosts ?? []).map(allowedHostName);
+    const headerTimeoutMs = options.headerTimeoutMs ?? DEFAULT_HEADER_TIMEOUT_MS;
+    if (!Number.isInteger(headerTimeoutMs) || headerTimeoutMs < 1 || headerTimeoutMs > REQUEST_TIMEOUT_MS) {
+      throw new TetherError('INVALID_PARAMS', `--header-timeout-ms must be an integer from 1 to ${REQUEST_TIMEOUT_MS}.`, { headerTimeoutMs });
+    }
+    this.pendingConnections = new PendingConnections({
+      timeoutMs: headerTimeoutMs,
+      max: options.maxUnauthenticatedConnections ?? DEFAULT_MAX_UNAUTHENTICATED_CONNECTIONS,
+      onShed: (reason) => this.onShed(reason),
+    });
     const origins = new Set((options.allowedOrigins ?? []).map(allowedOrigin));
     if (!isLoopback(host)) {
       options.logger.warn(
@@ -162,6 +220,9 @@ export class TetherServer {
       maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
       dormantAfterMs: options.sessionDormantMs ?? DEFAULT_SESSION_DORMANT_MS,
       reclaimer: this.reclaimer,
+      sessionsPerClient: Object.fromEntries(
+        (Object.entries(pools) as [PoolName, PoolOptions][]).map(([name, pool]) => [name, options.sessionsPerClient ?? Math.max(MIN_SESSIONS_PER_CLIENT, Math.floor(pool.capacity / 2))]),
+      ),
       logger: options.logger,
     });
     this.guards = {
@@ -171,9 +232,21 @@ export class TetherServer {
       token: loadOrCreateToken(this.home, options.logger),
       maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
     };
-    // TCP keepalive: a client listening on a stream that then vanished without a word (a remote
-    // machine asleep or gone) is found dead by the system, and its session becomes idle again.
-    this.http = createServer({ keepAlive: true, keepAliveInitialDelay: KEEPALIVE_DELAY_MS }, (req, res) => void this.route(req, res));
+    this.http = createServer(
+      {
+        // TCP keepalive: a client listening on a stream that then vanished without a word (a remote
+        // machine asleep or gone) is found dead by the system, and its session becomes idle again.
+        keepAlive: true,
+        keepAliveInitialDelay: KEEPALIVE_DELAY_MS,
+        // Node's timers for any connection's next request (an agent's keep-alive ones too), checked
+        // often enough to hold to them; the first request of a connection is bounded by pendingConnections.
+        headersTimeout: headerTimeoutMs,
+        requestTimeout: REQUEST_TIMEOUT_MS,
+        connectionsCheckingInterval: Math.min(headerTimeoutMs, 30_000),
+      },
+      (req, res) => void this.route(req, res),
+    );
+    this.http.on('connection', (socket: Socket) => this.pendingConnections.admit(socket));
   }
 
   get url(): string | undefined {
@@ -236,6 +309,8 @@ export class TetherServer {
     try {
       const preflight = isPreflight(req);
       const refusal = checkRequest(req, this.guards, { preflight });
+      // The token checked: the connection is an agent's, and no longer timed or capped.
+      if (!refusal && !preflight) this.pendingConnections.authenticated(req.socket);
       // A page at an allowed origin may read the answer, a refusal included (a 401 says what to send).
       const { origin } = req.headers;
       if (origin !== undefined && originAllowed(origin, this.guards.allowedOrigins)) allowOrigin(res, origin);
@@ -243,7 +318,11 @@ export class TetherServer {
       if (refusal) {
         res.writeHead(refusal.status, {
           'content-type': 'application/json',
-          ...(refusal.status === 401 ? { 'www-authenticate': 'Bearer realm="tether"' } : {}),
+          // No keep-alive for a request refused before or at the token check: a peer without the
+          // token keeps nothing open. (A body too large comes after it: Node reads the rest away,
+          // so the client, still sending, can read the 413.)
+          ...(refusal.code === 'BODY_TOO_LARGE' ? {} : { connection: 'close' }),
+          ...(refusal.challenge ? { 'www-authenticate': refusal.challenge } : {}),
         });
         res.end(JSON.stringify({ error: refusal.code, message: refusal.message }));
         return;
@@ -258,6 +337,7 @@ export class TetherServer {
       const path = requestTarget(req.url)?.pathname; // a valid URL: the guards checked it
       if (path === '/mcp') return await this.endpoint.handle(req, res);
       if (path === '/healthz' && req.method === 'GET') return this.health(res);
+      if (path === '/status' && req.method === 'GET') return sendServeStatus(res, serveStatus(this.fronts.all(), { ...this.registry.stats(), awake: this.endpoint.awakeSessions }));
       if (path === '/metrics' && req.method === 'GET') {
         const { contentType, body } = await this.metrics.text();
         res.writeHead(200, { 'content-type': contentType });
@@ -265,11 +345,29 @@ export class TetherServer {
         return;
       }
       res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: 'NOT_FOUND', message: 'Tether serves /mcp, /healthz and /metrics.' }));
+      res.end(JSON.stringify({ error: 'NOT_FOUND', message: 'Tether serves /mcp, /healthz, /status and /metrics.' }));
     } catch (error) {
       this.options.logger.error({ err: error }, 'request failed');
       sendJsonRpcError(res, 500, -32603, `Internal error: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * A connection closed for bringing no request that passed the token check in time (now and
+   * then normal: a browser's spare connection), or for being one too many of those: a flood,
+   * said at most once a minute, with the counts since the last time.
+   */
+  private onShed(reason: ShedReason): void {
+    this.shed[reason]++;
+    const now = performance.now();
+    if (reason !== 'cap' || now - this.shed.loggedAt < SHED_LOG_INTERVAL_MS) return;
+    this.options.logger.warn(
+      { overCap: this.shed.cap, timedOut: this.shed.timeout, pending: this.pendingConnections.size },
+      'closing the oldest connections that brought no request with the token: more were open than --max-unauthenticated-connections (a flood?)',
+    );
+    this.shed.timeout = 0;
+    this.shed.cap = 0;
+    this.shed.loggedAt = now;
   }
 
   /** Tool calls waiting for a host, across every project's front. */

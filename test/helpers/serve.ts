@@ -74,12 +74,16 @@ export async function closeHttpClients(): Promise<void> {
   await Promise.all(open.map((client) => client.close().catch(() => undefined)));
 }
 
-/** Opens a session as a script does (initialize, then initialized; no GET stream); returns the headers of its later requests. */
-export async function openRawSession(served: Served, headers: Record<string, string> = {}): Promise<Record<string, string>> {
+/**
+ * Opens a session as a script does (initialize, then initialized; no GET stream); returns the
+ * headers of its later requests. `clientName` is the clientInfo.name it gives (with its
+ * address, what `tether serve` tells clients apart by).
+ */
+export async function openRawSession(served: Served, headers: Record<string, string> = {}, clientName = 'raw'): Promise<Record<string, string>> {
   const init = await fetch(served.url, {
     method: 'POST',
     headers: { Authorization: `Bearer ${served.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: clientName, version: '1' } } }),
   });
   await init.text();
   if (!init.ok) throw new Error(`initialize was answered with HTTP ${init.status}`);

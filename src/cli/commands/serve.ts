@@ -1,8 +1,10 @@
 /** `tether serve`: MCP over Streamable HTTP for many agents, until signalled. */
+import { tetherHome } from '../../discovery/tether-home.js';
+import { tokenPath } from '../../http/serve-state.js';
 import { TetherServer, type TetherServerOptions } from '../../http/tether-server.js';
 import { TetherError } from '../../protocol/index.js';
 import { ExitError } from '../exit-error.js';
-import { createLogger } from '../logger.js';
+import { createLogger, outputFormat } from '../logger.js';
 import { onShutdownSignal } from '../shutdown.js';
 
 export interface ServeCommandOptions {
@@ -19,13 +21,20 @@ export interface ServeCommandOptions {
   sessionIdleMs?: number;
   sessionRecencyFloorMs?: number;
   sessionDormantMs?: number;
+  /** How long a connection has to bring a request with the token (and any request its headers). */
+  headerTimeoutMs?: number;
+  /** Connections without such a request held at once; past it the oldest are closed. */
+  maxUnauthenticatedConnections?: number;
+  /** Sessions nobody may evict yet that one client (address and clientInfo.name) may hold in a pool at its capacity. */
+  sessionsPerClient?: number;
   logLevel?: string;
+  logFormat?: string;
   /** Keeps a caller's own log output tidy (npm start). */
   quiet?: boolean;
 }
 
 export async function run(options: ServeCommandOptions): Promise<TetherServer> {
-  const logger = createLogger('serve', options.logLevel);
+  const logger = createLogger('serve', options.logLevel, options.logFormat);
   const pools: TetherServerOptions['pools'] = {
     interactive: {
       ...(options.interactiveSessions ? { capacity: options.interactiveSessions } : {}),
@@ -53,6 +62,9 @@ export async function run(options: ServeCommandOptions): Promise<TetherServer> {
         waitMs: options.waitMs,
         maxBodyBytes: options.maxBodyBytes,
         sessionDormantMs: options.sessionDormantMs,
+        headerTimeoutMs: options.headerTimeoutMs,
+        maxUnauthenticatedConnections: options.maxUnauthenticatedConnections,
+        sessionsPerClient: options.sessionsPerClient,
       }),
     });
   } catch (error) {
@@ -66,7 +78,10 @@ export async function run(options: ServeCommandOptions): Promise<TetherServer> {
     const code = (error as NodeJS.ErrnoException).code;
     throw new ExitError(code === 'EADDRINUSE' ? `Port ${options.port} is taken; pass another --port (or 0 for any free one).` : (error as Error).message, 2);
   }
-  if (!options.quiet) process.stdout.write(`${JSON.stringify({ event: 'listening', url })}\n`);
+  if (options.quiet) return server;
+  // A JSON line for scripts to wait on, or a readable one on a terminal.
+  if (outputFormat(options.logFormat, process.stdout) === 'json') process.stdout.write(`${JSON.stringify({ event: 'listening', url })}\n`);
+  else process.stdout.write(`Tether serve listening on ${url} (bearer token in ${tokenPath(tetherHome())}). Ctrl+C stops.\n`);
   return server;
 }
 
