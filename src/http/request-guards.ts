@@ -1,8 +1,14 @@
 /**
  * The checks every HTTP request passes before anything reaches a host: Host (against DNS
  * rebinding), Origin (browsers; 403 as the MCP spec requires), the bearer token (401,
- * compared in constant time; header, or RFC 6750 access_token query parameter) and the body
- * size (413). A request target that is not a URL at all is a bad request (400).
+ * compared in constant time; the Authorization header only: a token in a URL ends up in other
+ * tools' logs and result files) and the body size (413). A request target that is not a URL at
+ * all is a bad request (400).
+ *
+ * The token is a static one from $TETHER_HOME/serve.json, not an OAuth token (authorization
+ * is optional in MCP): a 401 says so in RFC 6750 terms (`error="invalid_token"` and a
+ * description, no `resource_metadata`), and the OAuth discovery documents under
+ * /.well-known/ are 404, so a client reports the message instead of starting a sign-in.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -19,10 +25,20 @@ export interface GuardOptions {
 }
 
 export interface Refusal {
-  status: 400 | 401 | 403 | 413;
-  code: 'BAD_REQUEST' | 'UNAUTHORIZED' | 'FORBIDDEN_HOST' | 'FORBIDDEN_ORIGIN' | 'BODY_TOO_LARGE';
+  status: 400 | 401 | 403 | 404 | 413;
+  code: 'BAD_REQUEST' | 'UNAUTHORIZED' | 'FORBIDDEN_HOST' | 'FORBIDDEN_ORIGIN' | 'BODY_TOO_LARGE' | 'NOT_FOUND';
   message: string;
+  /** The WWW-Authenticate header of a 401. */
+  challenge?: string;
 }
+
+/** What a client is told when the token is missing or wrong: where the right one is. */
+export const UNAUTHORIZED_MESSAGE =
+  'The bearer token is missing or wrong: send the header "Authorization: Bearer <token>" with the token in $TETHER_HOME/serve.json ' +
+  '(the "token" field) on the machine that runs tether serve. Tether uses this token, not OAuth: there is nothing to sign in to.';
+
+/** RFC 6750 §3: the same, as an `invalid_token` challenge (a quoted string: no double quote or backslash). */
+const UNAUTHORIZED_CHALLENGE = `Bearer realm="tether", error="invalid_token", error_description="${UNAUTHORIZED_MESSAGE.replaceAll('"', "'")}"`;
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -82,7 +98,6 @@ export function allowedOrigin(origin: string): string {
  */
 export function checkRequest(req: IncomingMessage, options: GuardOptions, { preflight = false } = {}): Refusal | undefined {
   const target = requestTarget(req.url);
-  // Not logged: a request target may carry an access_token.
   if (!target) return { status: 400, code: 'BAD_REQUEST', message: 'The request target is not a valid path or URL; send requests to /mcp, /healthz or /metrics.' };
   const hostHeader = singleHostHeader(req);
   if (hostHeader === undefined) {
@@ -105,28 +120,19 @@ export function checkRequest(req: IncomingMessage, options: GuardOptions, { pref
     return { status: 403, code: 'FORBIDDEN_ORIGIN', message: `Origin "${origin}" may not call this server; start it with --allowed-origin <origin> to let a browser page there call it.` };
   }
   if (preflight) return undefined;
-  if (!bearerMatches(req.headers.authorization ?? queryToken(target), options.token)) {
-    return {
-      status: 401,
-      code: 'UNAUTHORIZED',
-      message: 'A valid bearer token is required: send "Authorization: Bearer <token>" with the token from $TETHER_HOME/serve.json.',
-    };
+  // No protected-resource or authorization-server metadata: a client that looks for them
+  // learns that there is no OAuth here, not that it must authenticate to ask.
+  if (target.pathname.startsWith('/.well-known/')) {
+    return { status: 404, code: 'NOT_FOUND', message: `Tether publishes no ${target.pathname}: it uses no OAuth. ${UNAUTHORIZED_MESSAGE}` };
+  }
+  if (!bearerMatches(req.headers.authorization, options.token)) {
+    return { status: 401, code: 'UNAUTHORIZED', message: UNAUTHORIZED_MESSAGE, challenge: UNAUTHORIZED_CHALLENGE };
   }
   const length = Number(req.headers['content-length'] ?? 0);
   if (Number.isFinite(length) && length > options.maxBodyBytes) {
     return { status: 413, code: 'BODY_TOO_LARGE', message: `Request bodies are limited to ${options.maxBodyBytes} bytes.` };
   }
   return undefined;
-}
-
-/**
- * RFC 6750 §2.3: the token may come as an `access_token` query parameter, for clients that
- * cannot set headers (the official conformance runner is one). Headers are preferred: URLs
- * end up in logs.
- */
-function queryToken(target: URL): string | undefined {
-  const token = target.searchParams.get('access_token');
-  return token ? `Bearer ${token}` : undefined;
 }
 
 /** A request's target as a URL, or undefined when it is none (`GET http://[`). */

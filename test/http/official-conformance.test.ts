@@ -5,8 +5,9 @@
  * fixtures are ordinary editor tools, resources and prompts, so every scenario crosses all of
  * Tether: HTTP guards, the MCP front, the host link and the editor's main thread.
  *
- * The runner cannot set headers, so the bearer token travels as an RFC 6750 `access_token`
- * query parameter. Scenarios Tether is expected to fail are listed, each with its reason, in
+ * The runner (0.1.16) cannot set headers, and tether serve takes the bearer token in the
+ * Authorization header only, so the runner talks to a loopback proxy that adds it
+ * (test/helpers/header-proxy.ts). Scenarios Tether is expected to fail are listed, each with its reason, in
  * conformance-baseline.yml; the runner fails on any other failure and on a baseline entry
  * that passes (a stale baseline). See DEVELOPERS.md, "The official MCP conformance suite".
  */
@@ -15,6 +16,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { HeaderProxy } from '../helpers/header-proxy.js';
 import { NODE22, NODE22_MISSING } from '../helpers/node22.js';
 import { REPO_ROOT, TetherProcess, cleanupProcesses, createWorkspace, executedTools, runToExit, startSandbox, type Workspace } from '../helpers/processes.js';
 
@@ -25,10 +27,13 @@ const BASELINE = join(REPO_ROOT, 'conformance-baseline.yml');
 const SUITE_TIMEOUT_MS = 75_000;
 
 const clients = new Set<Client>();
+const proxies = new Set<HeaderProxy>();
 
 afterEach(async () => {
   await Promise.all([...clients].map((client) => client.close().catch(() => undefined)));
   clients.clear();
+  await Promise.all([...proxies].map((proxy) => proxy.close()));
+  proxies.clear();
   await cleanupProcesses();
 });
 
@@ -79,7 +84,10 @@ describe('the official MCP conformance suite against tether serve', () => {
       const { url, token } = await startServed(workspace);
 
       // --suite all: the active scenarios and the pending ones (json-schema-2020-12, server-sse-polling).
-      const run = await runSuite(workspace, ['server', '--url', `${url}?access_token=${encodeURIComponent(token)}`, '--suite', 'all', '--expected-failures', BASELINE]);
+      const proxy = await HeaderProxy.start(url, { authorization: `Bearer ${token}` });
+      proxies.add(proxy);
+      const run = await runSuite(workspace, ['server', '--url', proxy.url, '--suite', 'all', '--expected-failures', BASELINE]);
+      expect(run.output).not.toContain(token);
 
       expect(run.code, `the conformance suite exited ${run.code}:\n${run.output}`).toBe(0);
       const ran = /Running all suite \((\d+) scenarios\)/.exec(run.output);

@@ -13,6 +13,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startConsoleHost, stopConsoleHosts } from '../helpers/console-host.js';
 import { closeMcpSessions, connectMcp } from '../helpers/mcp-client.js';
+import { HeaderProxy } from '../helpers/header-proxy.js';
 import { NODE22, NODE22_MISSING } from '../helpers/node22.js';
 import { REPO_ROOT, TetherProcess, cleanupProcesses, createWorkspace, runToExit, startSandbox, type Workspace } from '../helpers/processes.js';
 
@@ -77,11 +78,13 @@ describe('the official MCP conformance suite against tether serve backed by the 
       const workspace = createWorkspace();
       await startConsoleHost(workspace, ['--conformance-fixtures']);
       const { url, token } = await startServe(workspace);
-      const run = await runToExit(
-        NODE22!,
-        [CONFORMANCE_CLI, 'server', '--url', `${url}?access_token=${encodeURIComponent(token)}`, '--suite', 'all', '--expected-failures', BASELINE],
-        { cwd: REPO_ROOT, env: { ...workspace.env, NO_COLOR: '1' }, timeoutMs: SUITE_TIMEOUT_MS },
-      );
+      // The runner cannot set headers; tether serve takes the token in the Authorization header only.
+      const proxy = await HeaderProxy.start(url, { authorization: `Bearer ${token}` });
+      const run = await runToExit(NODE22!, [CONFORMANCE_CLI, 'server', '--url', proxy.url, '--suite', 'all', '--expected-failures', BASELINE], {
+        cwd: REPO_ROOT,
+        env: { ...workspace.env, NO_COLOR: '1' },
+        timeoutMs: SUITE_TIMEOUT_MS,
+      }).finally(() => proxy.close());
       const output = `${run.stdout}${run.stderr}`;
       expect(run.code, `the conformance suite exited ${run.code}:\n${output}`).toBe(0);
       expect(Number(/Running all suite \((\d+) scenarios\)/.exec(output)?.[1]), output).toBeGreaterThanOrEqual(30);
