@@ -62,7 +62,8 @@ export function openSocket(port: number, host = '127.0.0.1', timeoutMs = 5_000):
     });
     socket.once('error', (error) => {
       clearTimeout(timer);
-      reject(new TetherError('CONNECTION_CLOSED', `Could not connect to ${host}:${port}: ${error.message}. Is the editor running?`, { port }));
+      const errno = (error as NodeJS.ErrnoException).code;
+      reject(new TetherError('CONNECTION_CLOSED', `Could not connect to ${host}:${port}: ${error.message}. Is the editor running?`, { port, ...(errno ? { errno } : {}) }));
     });
   });
 }

@@ -91,6 +91,10 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
    * run in the other project.
    */
   private boundProject: string | undefined;
+  /** Reached an editor at least once: one that went away may be restarting, and is waited for. */
+  private everConnected = false;
+  /** The record the attempt under way connects to. */
+  private attemptRecord: HostRecord | undefined;
   readonly recordsDir: string;
 
   constructor(private readonly options: HostLinkOptions = {}) {
@@ -158,6 +162,8 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
       if (this.currentState === 'closed') throw new TetherError('CONNECTION_CLOSED', 'The link to the editor was closed.');
       if (this.currentState === 'authenticated' && this.rpc?.isOpen) return this.rpc;
       if (this.evictedFrom && this.lastError) throw this.lastError;
+      // No editor is coming: waiting would only delay what to do about it.
+      if (this.currentState === 'lost' && this.nothingToWaitFor()) throw this.lastError as TetherError;
       signal?.throwIfAborted();
       const left = deadline - Date.now();
       if (left > 0) await this.waitForChange(left, signal);
@@ -185,8 +191,10 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
     this.recordsChangedWhileConnecting = false;
     this.transition('connecting');
     let record: HostRecord;
+    this.attemptRecord = undefined;
     try {
       record = this.select();
+      this.attemptRecord = record;
       const session = await connectToHost({
         port: record.port,
         host: record.host,
@@ -211,6 +219,7 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
       this.currentRecord = record;
       if (!this.options.project) this.boundProject ??= record.projectPath;
       this.lastError = undefined;
+      this.everConnected = true;
       session.rpc.onClose((error) => {
         if (this.rpc === session.rpc) this.toLost(error ?? new TetherError('CONNECTION_CLOSED', 'The host closed the connection.'));
       });
@@ -293,11 +302,41 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
       // The host said when to expect it; its record changing usually brings us back sooner.
       this.scheduleRetry(Math.max(50, bye.expectedBackMs ?? 1_000));
     } else {
+      // Its record stays and its process lives, but its port refuses: an editor between two
+      // listeners, which is a domain reload (or a start), whether or not this link saw it begin.
+      // Said so, rather than "is the editor running?"; the state stays `lost`, backing off as
+      // for any absence, so that an editor that never listens again is not "reloading" forever.
+      const record = this.attemptRecord;
+      if (record && this.refusedByLiveEditor(error)) {
+        this.lastError = new TetherError(
+          'CONNECTION_CLOSED',
+          `The editor (process ${record.pid}) is reloading its code domain, or starting: it runs, but its port does not take connections yet (${error.message.replace(/ Is the editor running\?$/, '')}). Calls continue when it is back.`,
+          { ...error.data, reloading: true, pid: record.pid },
+        );
+      }
       this.transition('lost', this.lastError);
       // A record that appeared during the failed attempt may be the host coming back.
       this.scheduleRetry(this.recordsChangedWhileConnecting ? 0 : this.backoff.next());
       this.recordsChangedWhileConnecting = false;
     }
+  }
+
+  /**
+   * Nothing to wait for: no editor answers to the selection (none for the project, or several
+   * when one is needed), none has a record for it now, and none of its project is known to be
+   * coming: one this link reached before may be restarting, and is waited for.
+   */
+  private nothingToWaitFor(): boolean {
+    const code = this.lastError?.code;
+    if ((code !== 'HOST_NOT_FOUND' && code !== 'HOST_AMBIGUOUS') || this.everConnected) return false;
+    // A record that appeared since the last attempt is an editor arriving: the link is about to try it.
+    return this.peekSelection() === undefined;
+  }
+
+  /** A connection refused by an editor whose record is there and whose process is alive. */
+  private refusedByLiveEditor(error: TetherError): boolean {
+    const record = this.attemptRecord;
+    return error.data.errno === 'ECONNREFUSED' && record !== undefined && listHostRecords(this.recordsDir).some((r) => r.instanceId === record.instanceId);
   }
 
   private onRecordsChanged(): void {

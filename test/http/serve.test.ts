@@ -4,10 +4,11 @@
  */
 import { readFileSync, statSync, existsSync } from 'node:fs';
 import { once } from 'node:events';
-import { createConnection } from 'node:net';
+import { createConnection, createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { writeHostRecord } from '../../src/discovery/host-record.js';
 import { TetherProcess, cleanupProcesses, createWorkspace, startSandbox, type Workspace } from '../helpers/processes.js';
 import { closeHttpClients, connectHttp, openRawSession, startServe, type Served } from '../helpers/serve.js';
 
@@ -207,11 +208,20 @@ describe('tether serve', () => {
   });
 
   it('takes --wait-ms 0 to mean no wait for an editor that is away', async () => {
-    const served = await serve(createWorkspace(), ['--wait-ms', '0']);
+    const workspace = createWorkspace();
+    // An editor between two listeners (its record there, its process alive, its port refusing):
+    // one that is coming, so waited for, here not at all.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const record = { instanceId: 'away', pid: process.pid, port, host: '127.0.0.1', token: 'unused', projectPath: workspace.project, kind: 'sandbox', protocolVersion: 1, startedAt: new Date().toISOString() };
+    writeHostRecord(record, join(workspace.home, 'hosts'));
+    const served = await serve(workspace, ['--wait-ms', '0']);
     const client = await connect(served);
     const result = await client.callTool({ name: 'get_hierarchy', arguments: {} });
     expect(result.isError).toBe(true);
-    expect((result._meta as Record<string, { code: string }>)['tether/error']!.code).toMatch(/HOST_(UNAVAILABLE|NOT_FOUND)/);
+    expect((result._meta as Record<string, { code: string }>)['tether/error']!.code).toBe('HOST_UNAVAILABLE');
     expect(JSON.stringify(result.content)).toContain('after waiting 0 ms');
   });
 

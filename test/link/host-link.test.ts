@@ -91,7 +91,7 @@ describe('HostLink against a real Host', () => {
   it('with no wait at all, still reaches a running editor, and refuses at once when none runs', async () => {
     const ws = workspace();
     const absent = makeLink(ws).start();
-    await expect(absent.connection(0)).rejects.toMatchObject({ code: 'HOST_UNAVAILABLE' });
+    await expect(absent.connection(0)).rejects.toMatchObject({ code: 'HOST_NOT_FOUND' });
     await startHost(ws);
     // A fresh link: its first attempt is under way, and a wait of 0 lets it end.
     const link = makeLink(ws).start();

@@ -8,18 +8,22 @@ import { Front } from '../../mcp/front.js';
 import { createMcpServer } from '../../mcp/mcp-server.js';
 import { SplicingStdioTransport } from '../../mcp/splicing-stdio-transport.js';
 import { createLogger } from '../logger.js';
+import { servedProjectFolder } from '../project-folder.js';
 import { onShutdownSignal } from '../shutdown.js';
 
 export interface McpCommandOptions {
   project?: string;
   waitMs?: number;
   logLevel?: string;
+  logFormat?: string;
 }
 
 export async function run(options: McpCommandOptions): Promise<void> {
-  const logger = createLogger('mcp', options.logLevel);
+  // A folder that is not a project is an error now, not a server that says "connected" and waits.
+  const project = options.project === undefined ? undefined : servedProjectFolder(options.project);
+  const logger = createLogger('mcp', options.logLevel, options.logFormat);
   const front = new Front({
-    ...(options.project ? { project: options.project } : {}),
+    ...(project ? { project } : {}),
     ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }),
     logger,
     // Large results go from the host's socket to stdout as the bytes the host sent.

@@ -1,10 +1,10 @@
 /** `tether sandbox --project DIR`: runs the sandbox editor, a Unity stand-in, until signalled. */
-import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { SandboxEditor } from '../../sandbox/editor.js';
 import { ProjectInUseError } from '../../sandbox/project-lock.js';
 import { ExitError } from '../exit-error.js';
 import { createLogger } from '../logger.js';
+import { sandboxProjectFolder } from '../project-folder.js';
+import { readyLines } from '../ready-lines.js';
 import { onShutdownSignal } from '../shutdown.js';
 
 export interface SandboxCommandOptions {
@@ -21,13 +21,14 @@ export interface SandboxCommandOptions {
   conformanceKit?: boolean;
   conformanceFixtures?: boolean;
   logLevel?: string;
+  logFormat?: string;
+  /** tether start prints its own banner once the editor is first ready. */
+  quietFirstReady?: boolean;
 }
 
 export async function run(options: SandboxCommandOptions): Promise<SandboxEditor> {
-  const projectRoot = resolve(options.project);
-  if (!existsSync(projectRoot)) throw new ExitError(`Project folder ${projectRoot} does not exist. Create it or pass another --project.`, 2);
-  if (!statSync(projectRoot).isDirectory()) throw new ExitError(`${projectRoot} is a file, not a project folder. Pass the folder that holds Assets/ with --project.`, 2);
-  const logger = createLogger('sandbox', options.logLevel);
+  const projectRoot = sandboxProjectFolder(options.project);
+  const logger = createLogger('sandbox', options.logLevel, options.logFormat);
   const editor = new SandboxEditor({
     projectRoot,
     ...(options.buildSeconds === undefined ? {} : { buildMs: Math.round(options.buildSeconds * 1000) }),
@@ -44,8 +45,8 @@ export async function run(options: SandboxCommandOptions): Promise<SandboxEditor
       conformanceFixtures: options.conformanceFixtures,
     }),
     logger,
-    // One JSON line per (re)load on stdout, for scripts and tests to wait on.
-    onReady: (info) => process.stdout.write(`${JSON.stringify({ event: 'ready', ...info })}\n`),
+    // Per (re)load on stdout: a JSON line for scripts and tests to wait on, or a readable one on a terminal.
+    ...readyLines({ format: options.logFormat, project: projectRoot, quietFirst: options.quietFirstReady ?? false }),
   });
   onShutdownSignal(async (signal) => {
     logger.info({ signal }, 'quitting');

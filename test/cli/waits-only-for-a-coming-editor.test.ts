@@ -1,0 +1,91 @@
+/**
+ * "The first ten minutes": errors that are not transient waited. A --project with no editor
+ * and no record, or several editors when one is needed, waited 10 s (20 s in tether mcp) and
+ * then said "not reachable". Tether waits only for an editor of that project known to be
+ * coming (reloading, restarting, its record present); otherwise it answers at once with what
+ * to do. And `tether call` during an ordinary domain reload said `connect ECONNREFUSED … Is the
+ * editor running?` where the MCP path says "reloading": both say "reloading" now.
+ */
+import { mkdirSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closeMcpSessions, connectMcp, textOf } from '../helpers/mcp-client.js';
+import { TETHER_BIN, cleanupProcesses, createWorkspace, runToExit, startSandbox, startTwoSandboxes, type Workspace } from '../helpers/processes.js';
+
+afterEach(async () => {
+  await closeMcpSessions();
+  await cleanupProcesses();
+});
+
+function call(workspace: Workspace, args: string[], cwd?: string): ReturnType<typeof runToExit> {
+  return runToExit(process.execPath, [TETHER_BIN, 'call', ...args], { env: workspace.env, ...(cwd ? { cwd } : {}), timeoutMs: 30_000 });
+}
+
+/** Whether a connection to the port is refused (the editor between two listeners). */
+function refuses(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
+}
+
+describe('no editor is coming', () => {
+  it('tether call answers at once, not after --wait-ms, that no editor runs for the project and how to start one', async () => {
+    const workspace = createWorkspace();
+    const started = Date.now();
+    const result = await call(workspace, ['get_hierarchy', '--project', workspace.project, '--wait-ms', '20000']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^tether: No editor is running for project .*\[HOST_NOT_FOUND\]\n$/s);
+    expect(result.stderr).toContain(`tether sandbox --project ${workspace.project}`);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('tether call answers at once when several editors run and none is named', async () => {
+    const [first] = await startTwoSandboxes();
+    const elsewhere = join(first.project, '..', 'elsewhere');
+    mkdirSync(elsewhere);
+    const started = Date.now();
+    const result = await call(first, ['get_hierarchy', '--wait-ms', '20000'], elsewhere);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Several editors are running; pass --project DIR to choose one\..*\[HOST_AMBIGUOUS\]/s);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('tether mcp answers a tool call at once, not after its 20 s wait, with what to do', async () => {
+    const workspace = createWorkspace();
+    const session = await connectMcp(workspace);
+    const started = Date.now();
+    const result = await session.client.callTool({ name: 'get_hierarchy', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain(`No editor is running for project ${workspace.project}. Start it`);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('an editor that is coming', () => {
+  it('tether call says the editor is reloading while its port refuses connections, and runs the call once it is back', async () => {
+    const workspace = createWorkspace();
+    const { sandbox, ready } = await startSandbox(workspace, ['--reload-ms', '4000']);
+    // compile_scripts ends with a domain reload: the editor says bye and stops listening for 4 s
+    // (the compile's own call re-attaches once it is back).
+    const compiling = call(workspace, ['compile_scripts', '--project', workspace.project]);
+    await expect.poll(() => refuses(ready.port), { timeout: 10_000, interval: 50 }).toBe(true);
+
+    const impatient = await call(workspace, ['get_hierarchy', '--project', workspace.project, '--wait-ms', '500']);
+    expect(impatient.code).toBe(1);
+    expect(impatient.stderr).toContain(`is reloading its code domain, or starting: it runs, but its port does not take connections yet`);
+    expect(impatient.stderr).toContain(`The editor (process ${sandbox.pid})`);
+    expect(impatient.stderr).not.toContain('Is the editor running?');
+    expect(impatient.stderr).toContain('[HOST_UNAVAILABLE]');
+
+    const patient = await call(workspace, ['get_hierarchy', '--project', workspace.project, '--wait-ms', '20000']);
+    expect(patient.code, patient.stderr).toBe(0);
+    expect(patient.stdout).toContain('"scene": "SampleScene"');
+    expect((await compiling).code).toBe(0);
+  });
+});
