@@ -37,6 +37,7 @@ import {
 import { z } from 'zod';
 import { TetherError, isObject, type ToolDescriptor } from '../protocol/index.js';
 import type { Front } from './front.js';
+import { invalidParamsOf } from './invalid-params.js';
 import { ERROR_META_KEY, errorResult } from './tool-results.js';
 import { TaskStore, isTerminal, type TaskEnd, type TaskFlavor, type TaskRecord } from './task-store.js';
 
@@ -105,13 +106,13 @@ export class TaskAwareServer extends Server {
     handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
   ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result> {
     const wrapped = super._wrapHandler(method, handler);
-    if (method !== 'tools/call') return wrapped;
     return async (request, ctx) => {
       try {
         return await wrapped(request, ctx);
       } catch (error) {
-        if (error instanceof TaskAnswer) return error.result;
-        throw error;
+        if (method === 'tools/call' && error instanceof TaskAnswer) return error.result;
+        // The SDK's own check of the params failed: the client's mistake, said as such.
+        throw invalidParamsOf(method, error) ?? error;
       }
     };
   }
