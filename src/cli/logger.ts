@@ -1,6 +1,8 @@
 /**
  * Structured logs (pino): to stderr, so stdout stays free for protocol, and to a file under
- * $TETHER_HOME/logs/. The level comes from --log-level or TETHER_LOG_LEVEL.
+ * $TETHER_HOME/logs/. The level comes from --log-level or TETHER_LOG_LEVEL; what stderr gets,
+ * from --log-format or TETHER_LOG_FORMAT: readable lines on a terminal, JSON lines otherwise
+ * (the file always gets JSON).
  */
 import { constants, openSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,13 +10,32 @@ import pino, { type Logger } from 'pino';
 import { ensurePrivateDir } from '../discovery/secure-file.js';
 import { TetherError } from '../protocol/index.js';
 import { tetherHome } from '../discovery/tether-home.js';
+import { ExitError } from './exit-error.js';
+import { EXIT_CODES } from './exit-codes.js';
+import { prettyLogLine } from './log-pretty.js';
 
 // Logs hold project paths and tool arguments: a link planted in their place is not followed.
 const APPEND_NO_FOLLOW = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0);
 
 export type { Logger };
 
-export function createLogger(name: string, level = process.env.TETHER_LOG_LEVEL ?? 'info'): Logger {
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/**
+ * The format of what goes to `stream` (stderr for logs, stdout for a command's ready or
+ * listening line): --log-format, else TETHER_LOG_FORMAT, else pretty on a terminal and JSON
+ * for a pipe or a file, where scripts and tests read.
+ */
+export function outputFormat(option: string | undefined, stream: NodeJS.WriteStream): LogFormat {
+  const chosen = option ?? (process.env.TETHER_LOG_FORMAT || undefined);
+  if (chosen === undefined) return stream.isTTY ? 'pretty' : 'json';
+  if ((LOG_FORMATS as readonly string[]).includes(chosen)) return chosen as LogFormat;
+  throw new ExitError(`TETHER_LOG_FORMAT is "${chosen}"; it takes ${LOG_FORMATS.join(' or ')}.`, EXIT_CODES.usage);
+}
+
+export function createLogger(name: string, level = process.env.TETHER_LOG_LEVEL ?? 'info', format?: string): Logger {
+  const pretty = outputFormat(format, process.stderr) === 'pretty';
   const dir = join(tetherHome(), 'logs');
   // Opened here, not by pino: given a path, pino opens the file asynchronously, and a process
   // that exited before the open finished (stdin closed at once) threw "sonic boom is not ready
@@ -30,8 +51,10 @@ export function createLogger(name: string, level = process.env.TETHER_LOG_LEVEL 
     // file, not the process.
     unopened = TetherError.from(error).message;
   }
+  const stderr = pino.destination({ dest: 2, sync: true });
+  const color = pretty && process.stderr.isTTY === true && !process.env.NO_COLOR;
   const streams = pino.multistream([
-    { level: level as pino.Level, stream: pino.destination({ dest: 2, sync: true }) },
+    { level: level as pino.Level, stream: pretty ? { write: (line: string) => stderr.write(prettyLogLine(line, color)) } : stderr },
     ...(file === undefined ? [] : [{ level: level as pino.Level, stream: pino.destination({ dest: file, sync: false }) }]),
   ]);
   const logger = pino({ name, level, base: { pid: process.pid } }, streams);

@@ -1,25 +1,54 @@
-/** A one-line progress bar for long calls, drawn only on a TTY (scripts get clean output). */
+/**
+ * A one-line progress bar for long calls, drawn only on a TTY (scripts get clean output). The
+ * elapsed time ticks every second between the editor's updates (a queued call may hear
+ * nothing for a heartbeat, 5 s), and a queued call says what it waits behind.
+ */
 import type { CallProgress } from '../protocol/index.js';
 
 const WIDTH = 24;
+const TICK_MS = 1_000;
 
 export class ProgressLine {
   private drawn = false;
+  private last: { update: CallProgress; at: number } | undefined;
+  private ticker: NodeJS.Timeout | undefined;
+  /** Why a queued call waits ("queued behind 2 calls (build_player running)"), once known. */
+  private queuedBecause: string | undefined;
 
   constructor(private readonly stream: NodeJS.WriteStream) {}
 
   update(update: CallProgress): void {
     if (!this.stream.isTTY) return;
-    const seconds = Math.round(update.elapsedMs / 1000);
-    const fraction = update.total ? Math.min(1, (update.progress ?? 0) / update.total) : undefined;
-    const bar = fraction === undefined ? '' : `[${'#'.repeat(Math.round(fraction * WIDTH)).padEnd(WIDTH, '.')}] ${Math.round(fraction * 100)}% `;
-    const text = update.message ?? (update.state === 'queued' ? 'queued' : 'running');
-    this.stream.write(`\r\x1b[2K${bar}${text} (${seconds} s)`);
-    this.drawn = true;
+    if (update.state !== 'queued') this.queuedBecause = undefined;
+    this.last = { update, at: Date.now() };
+    this.draw();
+    // Unref'd: the line never keeps a finished command alive.
+    this.ticker ??= setInterval(() => this.draw(), TICK_MS).unref();
+  }
+
+  /** Says why the call is queued, until it runs. */
+  queuedBehind(reason: string): void {
+    if (this.last?.update.state !== 'queued') return;
+    this.queuedBecause = reason;
+    this.draw();
   }
 
   clear(): void {
+    clearInterval(this.ticker);
+    this.ticker = undefined;
+    this.last = undefined;
     if (this.drawn) this.stream.write('\r\x1b[2K');
     this.drawn = false;
+  }
+
+  private draw(): void {
+    if (!this.last) return;
+    const { update, at } = this.last;
+    const seconds = Math.floor((update.elapsedMs + Date.now() - at) / 1000);
+    const fraction = update.total ? Math.min(1, (update.progress ?? 0) / update.total) : undefined;
+    const bar = fraction === undefined ? '' : `[${'#'.repeat(Math.round(fraction * WIDTH)).padEnd(WIDTH, '.')}] ${Math.round(fraction * 100)}% `;
+    const text = update.message ?? (update.state === 'queued' ? (this.queuedBecause ?? 'queued') : 'running');
+    this.stream.write(`\r\x1b[2K${bar}${text} (${seconds} s)`);
+    this.drawn = true;
   }
 }

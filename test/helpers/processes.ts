@@ -30,7 +30,9 @@ export function createWorkspace(): Workspace {
   const home = join(root, 'home');
   const project = join(root, 'project');
   cpSync(join(REPO_ROOT, 'samples', 'sample-project'), project, { recursive: true });
-  return { home, project, env: { ...process.env, TETHER_HOME: home, TETHER_LOG_LEVEL: process.env.TETHER_LOG_LEVEL ?? 'warn' } };
+  // Not the developer's TETHER_LOG_FORMAT: piped, tether writes the JSON lines tests wait on.
+  const { TETHER_LOG_FORMAT: _format, ...inherited } = process.env;
+  return { home, project, env: { ...inherited, TETHER_HOME: home, TETHER_LOG_LEVEL: process.env.TETHER_LOG_LEVEL ?? 'warn' } };
 }
 
 type LineWaiter = { match(line: string): boolean; resolve(line: string): void };

@@ -1,6 +1,7 @@
 /**
- * `tether tools`: the editor's tools and the arguments each takes, as `tether call` wants
- * them (an MCP client reads the same from tools/list; a terminal user had no way to).
+ * `tether tools`: the editor's tools, what each does, and the arguments each takes, as
+ * `tether call` wants them (an MCP client reads the same from tools/list; a terminal user had
+ * no way to).
  */
 import { HostLink } from '../../link/host-link.js';
 import { METHODS, TetherError, type ToolDescriptor } from '../../protocol/index.js';
@@ -22,7 +23,11 @@ export async function run(options: ToolsCommandOptions): Promise<void> {
   try {
     const { tools } = await link.request<{ tools: ToolDescriptor[] }>(METHODS.toolsList, undefined, waitMs);
     if (options.json) process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
-    else process.stdout.write(tools.map(describe).join(''));
+    else {
+      // The terminal's width, within reason; 80 columns for a pipe or a file.
+      const width = Math.min(120, Math.max(60, process.stdout.columns ?? 80));
+      process.stdout.write(tools.map((tool) => describe(tool, width)).join('\n'));
+    }
   } catch (error) {
     if (options.json) writeJsonFailure(TetherError.from(error));
     throw error;
@@ -32,13 +37,56 @@ export async function run(options: ToolsCommandOptions): Promise<void> {
   }
 }
 
-/** `name  summary`, then the arguments as --args takes them: `{"depth"?: integer, …}`. */
-function describe(tool: ToolDescriptor): string {
-  const summary = tool.title ?? tool.description.split('\n')[0] ?? '';
+/**
+ * `name  summary`, the description (wrapped to the terminal), the arguments as --args takes
+ * them (`{"depth"?: integer, …}`), then one line per argument: `key=  type  description`, as
+ * `tether call TOOL key=value` takes them.
+ */
+function describe(tool: ToolDescriptor, width: number): string {
+  const firstLine = tool.description.split('\n')[0] ?? '';
+  const summary = tool.title ?? firstLine;
+  const body = (tool.title ? tool.description : tool.description.slice(firstLine.length)).trim();
   const schema = tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] };
   const required = new Set(schema.required ?? []);
-  const args = Object.entries(schema.properties ?? {}).map(([name, property]) => `"${name}"${required.has(name) ? '' : '?'}: ${typeOf(property)}`);
-  return `${tool.name}  ${summary}\n  --args '{${args.join(', ')}}'\n`;
+  const properties = Object.entries(schema.properties ?? {});
+  const args = properties.map(([name, property]) => `"${name}"${required.has(name) ? '' : '?'}: ${typeOf(property)}`);
+  const lines = [`${tool.name}  ${summary}`];
+  if (body && body !== summary) lines.push(...wrap(body, width, '  '));
+  lines.push(`  --args '{${args.join(', ')}}'`);
+  const keyWidth = Math.max(0, ...properties.map(([name]) => name.length + 1));
+  // A long type (an enum of many names) does not push every description to the right.
+  const typeWidth = Math.max(0, ...properties.map(([, property]) => typeOf(property).length).filter((length) => length <= LONG_TYPE));
+  const notesAt = ' '.repeat(4 + keyWidth + 2 + typeWidth + 2);
+  for (const [name, property] of properties) {
+    const { description, default: fallback } = property as { description?: unknown; default?: unknown };
+    const notes = [
+      ...(typeof description === 'string' ? [description] : []),
+      ...(required.has(name) ? ['Required.'] : fallback === undefined ? [] : [`Default: ${JSON.stringify(fallback)}.`]),
+    ].join(' ');
+    const head = `    ${`${name}=`.padEnd(keyWidth)}  ${typeOf(property).padEnd(typeWidth)}`;
+    const wrapped = notes ? wrap(notes, width, notesAt) : [];
+    if (head.length + 2 > notesAt.length) lines.push(head.trimEnd(), ...wrapped);
+    else lines.push(`${head}  ${wrapped[0]?.trimStart() ?? ''}`.trimEnd(), ...wrapped.slice(1));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const LONG_TYPE = 24;
+
+/** `text` in lines of at most `width` characters (a longer word stands alone), each after `indent`. */
+function wrap(text: string, width: number, indent: string): string[] {
+  const lines: string[] = [];
+  for (const paragraph of text.split(/\n\s*\n|\n/)) {
+    let line = '';
+    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+      if (line && indent.length + line.length + 1 + word.length > width) {
+        lines.push(indent + line);
+        line = word;
+      } else line = line ? `${line} ${word}` : word;
+    }
+    if (line) lines.push(indent + line);
+  }
+  return lines;
 }
 
 /** A JSON Schema's type in a few characters: `string`, `integer[]`, `"Cube" | "Sphere"`. */

@@ -1,0 +1,55 @@
+/**
+ * A `tether` command on a pseudo-terminal, as a person runs it: util-linux `script` gives it a
+ * terminal and copies everything written there to a log file as it is written (-f).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { TETHER_BIN, stopChild } from './processes.js';
+
+export const hasScript = process.platform === 'linux' && spawnSync('script', ['--version'], { stdio: 'ignore' }).status === 0;
+export const needsScript = hasScript ? '' : ' (skipped: needs util-linux `script`)';
+
+export function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+const started = new Set<ChildProcess>();
+
+export interface TerminalRun {
+  child: ChildProcess;
+  /** What the terminal showed so far, escapes and all. */
+  shown(): string;
+  /** What the terminal showed, as lines: carriage returns and erase-line escapes resolved the way a terminal shows them, colours dropped. */
+  lines(): string[];
+  exited: Promise<number | null>;
+  /** Types a line on the terminal. */
+  type(text: string): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `tether ARGS` on a terminal. `redirect` is appended to the shell command (e.g.
+ * `> out.json`, so that only stderr reaches the terminal).
+ */
+export function onTerminal(args: string[], env: NodeJS.ProcessEnv, log: string, redirect = ''): TerminalRun {
+  const command = [process.execPath, TETHER_BIN, ...args].map(shellQuote).join(' ');
+  const child = spawn('script', ['-qfec', `${command} ${redirect}`, log], { env, stdio: ['pipe', 'ignore', 'ignore'] });
+  started.add(child);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  void exited.then(() => started.delete(child));
+  const shown = (): string => (existsSync(log) ? readFileSync(log, 'utf8') : '');
+  return {
+    child,
+    shown,
+    // eslint-disable-next-line no-control-regex
+    lines: () => shown().split(/\r?\n/).map((line) => (line.split(/\r|\x1b\[2K/).at(-1) ?? '').replace(/\x1b\[\d+m/g, '')),
+    exited,
+    type: (text) => child.stdin!.write(text),
+    stop: () => stopChild(child),
+  };
+}
+
+/** Stops every terminal still running. Call from afterEach. */
+export async function stopTerminals(): Promise<void> {
+  await Promise.all([...started].map((child) => stopChild(child)));
+}
