@@ -34,11 +34,13 @@ describe('tether start', () => {
     await expect.poll(async () => (await fetch(url!.replace('/mcp', '/healthz'), { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     // The stdio configuration it prints, started as an MCP client would (from its own
     // environment, which has no TETHER_HOME), reaches that editor; so does tether call.
-    const from = start.lines.indexOf('Connect an MCP client over stdio (Claude Code, Cursor, VS Code…):') + 1;
+    // Nothing it prints holds the token: configurations read it from TETHER_TOKEN.
+    expect(start.lines.join('\n')).not.toContain(token);
+    const from = start.lines.findIndex((line) => line.startsWith('By hand, stdio, in the "mcpServers" shape')) + 1;
     const printed = JSON.parse(start.lines.slice(from, start.lines.indexOf('}', from) + 1).join('\n')) as {
-      mcpServers: { unity: { command: string; args: string[]; env?: Record<string, string> } };
+      mcpServers: { tether: { command: string; args: string[]; env?: Record<string, string> } };
     };
-    const { command, args, env } = printed.mcpServers.unity;
+    const { command, args, env } = printed.mcpServers.tether;
     expect(args).toEqual([expect.stringMatching(/bin\/tether\.js$/), 'mcp', '--project', project]);
     const client = new Client({ name: 'start-test', version: '1' });
     await client.connect(new StdioClientTransport({ command, args, env: { PATH: process.env.PATH ?? '', HOME: workspace.project, ...env }, stderr: 'ignore' }));
