@@ -3,41 +3,36 @@
  * and may block synchronously like Unity's main thread. Everything here is lost on a domain
  * reload; what must survive is on disk under the project.
  */
+import { join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { TetherError, type CompleteParams, type ElicitResult, type ToolDescriptor } from '../protocol/index.js';
-import { toInputSchema, toJsonSchema, toToolResult, type ToolReturn } from '../host/tools.js';
+import { TetherError, type CompleteParams, type ElicitResult } from '../protocol/index.js';
+import { toToolResult, type ToolReturn } from '../host/tools.js';
 import { CONSOLE_URI, HIERARCHY_URI, complete, getPrompt, readResource } from './catalog-content.js';
 import { ConformanceState, completeConformance, getConformancePrompt, isConformancePrompt, isConformanceRef, isConformanceUri, readConformanceResource } from './conformance-catalog.js';
 import { ConsoleLog } from './console-log.js';
 import { CANCEL_FLAG, type FromMainThread, type MainThreadSettings, type ReloadCause, type ToMainThread, type WireFailure } from './main-thread-messages.js';
 import { Project } from './project.js';
-import { Scene } from './scene.js';
+import { SceneSet, type ScenesSnapshot } from './scenes.js';
 import { conformanceFixtures } from './tools/conformance-fixtures.js';
 import { conformanceKit } from './tools/conformance-kit.js';
-import { consoleTools } from './tools/console-tools.js';
 import { loadCompiledTools } from './tools/custom-tools.js';
-import { editorTools } from './tools/editor-tools.js';
-import { menuTools } from './tools/menu-tools.js';
-import { sceneTools } from './tools/scene-tools.js';
-import { screenshotTool } from './tools/screenshot.js';
+import { describeTool, editorToolSet } from './tools/editor-tool-set.js';
 import type { MainThreadContext, SandboxTool } from './tools/tool.js';
+import { UndoHistory, type UndoRecord } from './undo.js';
 
 const port = parentPort!;
 const { settings, cancelBuffer } = workerData as { settings: MainThreadSettings; cancelBuffer: SharedArrayBuffer };
 const flags = new Int32Array(cancelBuffer);
 const project = new Project(settings.projectRoot);
-const scene = new Scene(project);
+const scenes = new SceneSet(project);
+const undo = loadUndoHistory();
 const console = new ConsoleLog(project);
 let playing = project.readJson<{ playing?: boolean }>(project.editorStatePath, {}).playing ?? false;
 /** Only with --conformance-fixtures: the official MCP conformance suite's fixtures. */
 const fixtures = settings.conformanceFixtures ? new ConformanceState() : undefined;
 
 const builtInTools: SandboxTool[] = [
-  ...sceneTools,
-  ...consoleTools,
-  ...menuTools,
-  ...editorTools,
-  screenshotTool,
+  ...editorToolSet,
   ...(settings.conformanceKit ? conformanceKit : []),
   ...(fixtures ? conformanceFixtures(fixtures) : []),
 ];
@@ -48,23 +43,25 @@ const tools = new Map<string, SandboxTool>(
   [...builtInTools, ...loadCompiledTools(project).filter((tool) => !builtInNames.has(tool.name))].map((tool) => [tool.name, tool]),
 );
 
+/**
+ * Unity keeps its undo history across domain reloads, not across restarts: the sandbox keeps
+ * it in Library/ for the editor process that wrote it (a reload's new main thread is in the
+ * same process; a restarted editor is another).
+ */
+function loadUndoHistory(): UndoHistory<ScenesSnapshot> {
+  const path = join(project.library, 'Tether', 'undo-history.json');
+  const saved = project.readJson<(UndoRecord<ScenesSnapshot> & { pid: number }) | undefined>(path, undefined);
+  return new UndoHistory(scenes.undoTarget, {
+    ...(saved && saved.pid === process.pid ? { initial: saved } : {}),
+    onChange: (record) => project.writeJson(path, { pid: process.pid, ...record }),
+  });
+}
+
 const asks = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
 let nextAsk = 1;
 
 function post(message: FromMainThread): void {
   port.postMessage(message);
-}
-
-function describe(tool: SandboxTool): ToolDescriptor {
-  return {
-    name: tool.name,
-    ...(tool.title ? { title: tool.title } : {}),
-    description: tool.description,
-    inputSchema: tool.inputJsonSchema ?? toInputSchema(tool.input),
-    ...(tool.output ? { outputSchema: toJsonSchema(tool.output) } : {}),
-    annotations: tool.annotations,
-    execution: { longRunning: false, mainThread: true, ...tool.execution },
-  };
 }
 
 function failure(error: unknown): WireFailure {
@@ -84,7 +81,11 @@ function contextFor(callId: string, reload: { cause?: ReloadCause }): MainThread
   const context: MainThreadContext = {
     callId,
     project,
-    scene,
+    get scene() {
+      return scenes.active;
+    },
+    scenes,
+    undo,
     console,
     settings,
     builtInNames,
@@ -133,10 +134,10 @@ async function runCall(callId: string, name: string, rawArgs: Record<string, unk
   }
   project.appendLine(project.executionsPath, { callId, tool: name, at: new Date().toISOString() });
   const reload: { cause?: ReloadCause } = {};
-  const before = { scene: scene.revision, console: console.revision };
+  const before = { scene: scenes.revision, console: console.revision };
   // Subscribers hear of what the call changed, before its result (and any reload it asked for).
   const announceChanges = (): void => {
-    if (scene.revision !== before.scene) post({ type: 'resource-updated', uri: HIERARCHY_URI });
+    if (scenes.revision !== before.scene) post({ type: 'resource-updated', uri: HIERARCHY_URI });
     if (console.revision !== before.console) post({ type: 'resource-updated', uri: CONSOLE_URI });
   };
   try {
@@ -171,7 +172,7 @@ port.on('message', (message: ToMainThread) => {
       void runCall(message.callId, message.tool, message.args);
       break;
     case 'request': {
-      const state = { scene, console };
+      const state = { scene: scenes.active, console };
       const p = message.payload;
       if (message.kind === 'read-resource') {
         const uri = String(p.uri);
@@ -197,4 +198,4 @@ port.on('message', (message: ToMainThread) => {
   }
 });
 
-post({ type: 'ready', tools: [...tools.values()].map(describe), playing });
+post({ type: 'ready', tools: [...tools.values()].map(describeTool), playing });
