@@ -25,7 +25,7 @@ const MENU: MenuItem[] = [
   {
     path: 'GameObject/Create Empty',
     description: 'Creates an empty GameObject at the scene root.',
-    run: ({ scene }) => ({ created: scene.pathOf(scene.create({ name: 'GameObject' })) }),
+    run: ({ scene, undo }) => ({ created: scene.pathOf(undo.group('Create GameObject', () => scene.create({ name: 'GameObject' }))) }),
   },
   { path: 'Window/General/Console', description: 'Opens the console window.', run: () => ({ opened: 'Console' }) },
   { path: 'Help/About Unity', description: 'Shows the version.', run: () => ({ editor: 'Tether Sandbox', version: '1.0.0' }) },

@@ -6,11 +6,18 @@ import type { ConsoleLog } from '../console-log.js';
 import type { MainThreadSettings, ReloadCause } from '../main-thread-messages.js';
 import type { Project } from '../project.js';
 import type { Scene } from '../scene.js';
+import type { SceneSet, ScenesSnapshot } from '../scenes.js';
+import type { UndoHistory } from '../undo.js';
 
 export interface MainThreadContext {
   readonly callId: string;
   readonly project: Project;
+  /** The active scene (scenes.active). */
   readonly scene: Scene;
+  /** The loaded scenes and the project's scene assets. */
+  readonly scenes: SceneSet;
+  /** The editor's undo history: every tool that edits makes its whole change one group (undo.group). */
+  readonly undo: UndoHistory<ScenesSnapshot>;
   readonly console: ConsoleLog;
   readonly settings: MainThreadSettings;
   /** The names of the editor's own tools (not the project's). */

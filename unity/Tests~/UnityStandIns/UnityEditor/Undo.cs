@@ -28,6 +28,15 @@ namespace UnityEditor
         // https://docs.unity3d.com/ScriptReference/Undo.GetCurrentGroup.html
         public static int GetCurrentGroup() => throw new NotImplementedException();
 
+        // https://docs.unity3d.com/ScriptReference/Undo.SetTransformParent.html
+        public static void SetTransformParent(Transform transform, Transform newParent, string name) => throw new NotImplementedException();
+
+        // https://docs.unity3d.com/ScriptReference/Undo.PerformUndo.html
+        public static void PerformUndo() => throw new NotImplementedException();
+
+        // https://docs.unity3d.com/ScriptReference/Undo.PerformRedo.html
+        public static void PerformRedo() => throw new NotImplementedException();
+
         // https://docs.unity3d.com/ScriptReference/Undo.CollapseUndoOperations.html
         public static void CollapseUndoOperations(int groupIndex) => throw new NotImplementedException();
     }
