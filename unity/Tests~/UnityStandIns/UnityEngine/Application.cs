@@ -56,6 +56,15 @@ namespace UnityEngine.SceneManagement
     {
         // https://docs.unity3d.com/ScriptReference/SceneManagement.SceneManager.GetActiveScene.html
         public static Scene GetActiveScene() => throw new NotImplementedException();
+
+        // https://docs.unity3d.com/ScriptReference/SceneManagement.SceneManager-sceneCount.html
+        public static int sceneCount => throw new NotImplementedException();
+
+        // https://docs.unity3d.com/ScriptReference/SceneManagement.SceneManager.GetSceneAt.html
+        public static Scene GetSceneAt(int index) => throw new NotImplementedException();
+
+        // https://docs.unity3d.com/ScriptReference/SceneManagement.SceneManager.SetActiveScene.html
+        public static bool SetActiveScene(Scene scene) => throw new NotImplementedException();
     }
 
     // https://docs.unity3d.com/ScriptReference/SceneManagement.Scene.html
@@ -67,8 +76,29 @@ namespace UnityEngine.SceneManagement
         // https://docs.unity3d.com/ScriptReference/SceneManagement.Scene-isLoaded.html
         public bool isLoaded => throw new NotImplementedException();
 
+        // https://docs.unity3d.com/ScriptReference/SceneManagement.Scene-path.html
+        public string path => throw new NotImplementedException();
+
+        // https://docs.unity3d.com/ScriptReference/SceneManagement.Scene-isDirty.html
+        public bool isDirty => throw new NotImplementedException();
+
+        // https://docs.unity3d.com/ScriptReference/SceneManagement.Scene-rootCount.html
+        public int rootCount => throw new NotImplementedException();
+
         // https://docs.unity3d.com/ScriptReference/SceneManagement.Scene.IsValid.html
         public bool IsValid() => throw new NotImplementedException();
+
+        // https://docs.unity3d.com/ScriptReference/SceneManagement.Scene-operator_eq.html
+        public static bool operator ==(Scene lhs, Scene rhs) => throw new NotImplementedException();
+
+        // https://docs.unity3d.com/ScriptReference/SceneManagement.Scene-operator_ne.html
+        public static bool operator !=(Scene lhs, Scene rhs) => throw new NotImplementedException();
+
+        // https://docs.unity3d.com/ScriptReference/SceneManagement.Scene.Equals.html (overrides Object.Equals)
+        public override bool Equals(object other) => throw new NotImplementedException();
+
+        // https://docs.unity3d.com/ScriptReference/SceneManagement.Scene.GetHashCode.html (overrides Object.GetHashCode)
+        public override int GetHashCode() => throw new NotImplementedException();
 
         // https://docs.unity3d.com/ScriptReference/SceneManagement.Scene.GetRootGameObjects.html
         public GameObject[] GetRootGameObjects() => throw new NotImplementedException();
