@@ -1,6 +1,7 @@
 /** The sandbox scene: GameObjects with a transform and components, persisted as JSON. */
 import { TetherError } from '../protocol/index.js';
 import type { Project } from './project.js';
+import { sceneFileOf, sceneNameOf } from './scene-paths.js';
 
 export type Vector3 = [number, number, number];
 
@@ -21,7 +22,8 @@ export interface GameObject {
   components: Component[];
 }
 
-interface SceneFile {
+/** A scene's file: JSON, at the scene's asset path with ".json" for ".unity" (scene-paths.ts). */
+export interface SceneFile {
   name: string;
   nextId: number;
   objects: GameObject[];
@@ -39,12 +41,44 @@ export class Scene {
   private data: SceneFile;
   private saves = 0;
 
-  constructor(private readonly project: Project) {
-    this.data = project.readJson<SceneFile>(project.scenePath, { name: 'SampleScene', nextId: 1, objects: [] });
+  /**
+   * The scene saved at `path` ("Assets/Scenes/SampleScene.unity"), read from its file, or
+   * `data` for a new one. `onSave` hears of every save (the scene set counts them).
+   */
+  constructor(
+    private readonly project: Project,
+    private assetPath: string,
+    data?: SceneFile,
+    private readonly onSave: () => void = () => undefined,
+  ) {
+    this.data = data ?? project.readJson<SceneFile>(project.resolveInside(sceneFileOf(assetPath)), { name: sceneNameOf(assetPath), nextId: 1, objects: [] });
   }
 
   get name(): string {
     return this.data.name;
+  }
+
+  /** The scene's asset path, e.g. "Assets/Scenes/SampleScene.unity". */
+  get path(): string {
+    return this.assetPath;
+  }
+
+  /** A deep copy of the scene's contents (undo snapshots). */
+  snapshot(): SceneFile {
+    return structuredClone(this.data);
+  }
+
+  /** Replaces the contents (undo, redo) and saves. */
+  replace(data: SceneFile): void {
+    this.data = structuredClone(data);
+    this.save();
+  }
+
+  /** Saves to another path, which becomes the scene's own (Unity's Save As). */
+  saveAs(path: string): void {
+    this.assetPath = path;
+    this.data.name = sceneNameOf(path);
+    this.save();
   }
 
   get objects(): readonly GameObject[] {
@@ -57,8 +91,9 @@ export class Scene {
   }
 
   save(): void {
-    this.project.writeJson(this.project.scenePath, this.data);
+    this.project.writeJson(this.project.resolveInside(sceneFileOf(this.assetPath)), this.data);
     this.saves++;
+    this.onSave();
   }
 
   pathOf(object: GameObject): string {
@@ -122,6 +157,30 @@ export class Scene {
     this.data.objects = this.data.objects.filter((o) => !doomed.has(o.id));
     this.save();
     return doomed.size;
+  }
+
+  /** Copies an object and its children under `parentId` (null: the scene root), named `name`; returns the copy. */
+  duplicate(original: GameObject, parentId: number | null, name: string): GameObject {
+    const copies = new Map<number, GameObject>();
+    const copyOf = (o: GameObject, parent: number | null): void => {
+      const copy: GameObject = { ...structuredClone(o), id: this.data.nextId++, parentId: parent };
+      copies.set(o.id, copy);
+      this.data.objects.push(copy);
+      for (const child of this.children(o.id)) if (!copies.has(child.id)) copyOf(child, copy.id);
+    };
+    copyOf(original, parentId);
+    const root = copies.get(original.id) as GameObject;
+    root.name = name;
+    this.save();
+    return root;
+  }
+
+  /** Whether `object` is `ancestor` or below it. */
+  isWithin(object: GameObject, ancestor: GameObject): boolean {
+    for (let current: GameObject | undefined = object; current; current = current.parentId === null ? undefined : this.byId(current.parentId)) {
+      if (current.id === ancestor.id) return true;
+    }
+    return false;
   }
 
   children(id: number | null): GameObject[] {

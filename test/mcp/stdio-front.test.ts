@@ -115,6 +115,18 @@ describe('tether mcp over stdio', () => {
     expect(structured<{ cleared: number }>(await call('clear_console')).cleared).toBeGreaterThan(0);
     expect(structured<{ items: unknown[] }>(await call('list_menu_items')).items.length).toBeGreaterThan(3);
     expect(structured<{ result: { saved: string } }>(await call('execute_menu_item', { menuPath: 'File/Save' })).result.saved).toBe('SampleScene');
+    // Scenes and undo (test/sandbox/scene-tools.test.ts tests them in depth).
+    expect(structured<{ performed: number }>(await call('undo')).performed).toBe(1);
+    expect(structured<{ performed: number }>(await call('redo')).performed).toBe(1);
+    expect(structured<{ count: number }>(await call('list_scenes')).count).toBe(1);
+    await call('create_scene', { path: 'Assets/Scenes/Stdio.unity', additive: true, setActive: false });
+    expect(structured<{ loaded: unknown[] }>(await call('get_active_scene')).loaded).toHaveLength(2);
+    expect(structured<{ loaded: unknown[] }>(await call('open_scene', { path: 'Assets/Scenes/SampleScene.unity' })).loaded).toHaveLength(1);
+    expect(structured<{ saved: { name: string } }>(await call('save_scene')).saved.name).toBe('SampleScene');
+    expect(structured<{ duplicated: { path: string } }>(await call('duplicate_gameobject', { path: '/Player' })).duplicated.path).toBe('/Player (1)');
+    expect(structured<{ reparented: { path: string } }>(await call('reparent_gameobject', { path: '/Player (1)', parent: '/Environment' })).reparented.path).toBe('/Environment/Player (1)');
+    expect(structured<{ added: { type: string } }>(await call('add_component', { path: '/Player', type: 'AudioSource' })).added.type).toBe('AudioSource');
+    expect(structured<{ removed: string }>(await call('remove_component', { path: '/Player', type: 'AudioSource' })).removed).toBe('AudioSource');
 
     let progress = 0;
     const tests = structured<{ total: number; passed: number }>(await call('run_tests', {}, { onprogress: () => progress++ }));

@@ -72,12 +72,12 @@ export const sceneTools = [
       tag: z.string().optional(),
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-    run: (args, { scene, console }) => {
+    run: (args, { scene, console, undo }) => {
       const components = [
         ...(args.primitive ? [{ type: 'MeshFilter', properties: { mesh: args.primitive } }, { type: 'MeshRenderer' }] : []),
         ...args.components.map((type) => ({ type })),
       ];
-      const object = scene.create({ ...args, components });
+      const object = undo.group(`Create ${args.name}`, () => scene.create({ ...args, components }));
       console.write('log', `Created GameObject ${scene.pathOf(object)}`);
       return { created: scene.describe(object) };
     },
@@ -99,20 +99,22 @@ export const sceneTools = [
       removeComponents: z.array(z.string()).default([]),
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
-    run: (args, { scene }) => {
+    run: (args, { scene, undo }) => {
       const object = scene.require(args.path);
       if (args.removeComponents.includes('Transform')) {
         throw new TetherError('INVALID_ARGUMENTS', 'A GameObject cannot lose its Transform. Remove other components only.', { field: 'removeComponents' });
       }
-      if (args.name !== undefined) object.name = args.name;
-      if (args.position) object.position = args.position;
-      if (args.rotation) object.rotation = args.rotation;
-      if (args.scale) object.scale = args.scale;
-      if (args.active !== undefined) object.active = args.active;
-      if (args.tag !== undefined) object.tag = args.tag;
-      for (const type of args.addComponents) if (!object.components.some((c) => c.type === type)) object.components.push({ type });
-      object.components = object.components.filter((c) => !args.removeComponents.includes(c.type));
-      scene.save();
+      undo.group(`Modify ${object.name}`, () => {
+        if (args.name !== undefined) object.name = args.name;
+        if (args.position) object.position = args.position;
+        if (args.rotation) object.rotation = args.rotation;
+        if (args.scale) object.scale = args.scale;
+        if (args.active !== undefined) object.active = args.active;
+        if (args.tag !== undefined) object.tag = args.tag;
+        for (const type of args.addComponents) if (!object.components.some((c) => c.type === type)) object.components.push({ type });
+        object.components = object.components.filter((c) => !args.removeComponents.includes(c.type));
+        scene.save();
+      });
       return { modified: scene.describe(object) };
     },
   }),
@@ -125,8 +127,8 @@ export const sceneTools = [
     // Not idempotent: with two siblings of one name, a second call deletes the second one. So
     // Tether never sends it again on its own after a dropped connection.
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
-    run: ({ path }, { scene, console }) => {
-      const removed = scene.delete(path);
+    run: ({ path }, { scene, console, undo }) => {
+      const removed = undo.group(`Delete ${scene.require(path).name}`, () => scene.delete(path));
       console.write('log', `Deleted ${path} (${removed} object(s))`);
       return { deleted: path, objectsRemoved: removed };
     },

@@ -11,6 +11,9 @@ namespace UnityEngine
         // https://docs.unity3d.com/ScriptReference/Object.GetInstanceID.html
         public int GetInstanceID() => throw new NotImplementedException();
 
+        // https://docs.unity3d.com/ScriptReference/Object.Instantiate.html
+        public static T Instantiate<T>(T original, Transform parent) where T : Object => throw new NotImplementedException();
+
         // https://docs.unity3d.com/ScriptReference/Object.DestroyImmediate.html
         public static void DestroyImmediate(Object obj) => throw new NotImplementedException();
     }
