@@ -25,7 +25,7 @@ function sizeOf(path: string): number {
 }
 
 describe('the npm package', () => {
-  it('installs small and clean into an empty folder, without the Node 22 binary, and npx tether-mcp runs from another folder', async () => {
+  it('installs small and clean into an empty folder, without the Node 22 binary, and npx tether-mcp runs from another folder (hosts, setup, status, doctor)', async () => {
     const env = { ...process.env, npm_config_cache: join(root, 'npm-cache'), npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
     const packed = await runToExit('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', root], { env, cwd: REPO_ROOT, timeoutMs: 60_000 });
     expect(packed.code, packed.stderr).toBe(0);
@@ -58,6 +58,20 @@ describe('the npm package', () => {
     const hosts = await runToExit('npx', ['--prefix', app, '--offline', 'tether-mcp', 'hosts'], { env: userEnv, cwd: elsewhere, timeoutMs: 60_000 });
     expect(hosts.code, hosts.stderr).toBe(0);
     expect(hosts.stdout).toContain('No running hosts');
+    // What a new user runs next, from the installed package: nothing here is a client's home.
+    const home = join(root, 'user-home');
+    mkdirSync(home);
+    const asUser = { ...userEnv, HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: join(home, '.config') };
+    const clients = await runToExit('npx', ['--prefix', app, '--offline', 'tether-mcp', 'setup'], { env: asUser, cwd: elsewhere, timeoutMs: 60_000 });
+    expect(clients.code, clients.stderr).toBe(0);
+    expect(clients.stdout).toMatch(/Claude Code[\s\S]*Codex[\s\S]*Gemini CLI/);
+    const status = await runToExit('npx', ['--prefix', app, '--offline', 'tether-mcp', 'status'], { env: asUser, cwd: elsewhere, timeoutMs: 60_000 });
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain('No editor is running');
+    // No configuration written yet: doctor says so, with the fix, and exits non-zero.
+    const doctor = await runToExit('npx', ['--prefix', app, '--offline', 'tether-mcp', 'doctor', '--client', 'cursor'], { env: asUser, cwd: elsewhere, timeoutMs: 60_000 });
+    expect(doctor.code).toBe(1);
+    expect(`${doctor.stdout}${doctor.stderr}`).toMatch(/✗[\s\S]*tether setup cursor/);
     expect(readdirSync(elsewhere)).toEqual([]); // nothing written where it ran
   }, 180_000);
 });
