@@ -57,3 +57,18 @@ describe('tether mcp --project', () => {
     expect((await session.client.listTools()).tools.map((t) => t.name)).toContain('get_hierarchy');
   });
 });
+
+describe('tether serve --project', () => {
+  it('exits 2 at start, saying why, for a folder that does not exist or is no project', async () => {
+    const workspace = createWorkspace();
+    const root = join(workspace.project, '..');
+    const serve = (project: string) => runToExit(process.execPath, [TETHER_BIN, 'serve', '--port', '0', '--project', project], { env: workspace.env, timeoutMs: 10_000 });
+    const missing = await serve(join(root, 'no-such-project'));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`Project folder ${join(root, 'no-such-project')} does not exist.`);
+    mkdirSync(join(root, 'documents-for-serve'));
+    const notAProject = await serve(join(root, 'documents-for-serve'));
+    expect(notAProject.code).toBe(2);
+    expect(notAProject.stderr).toContain('is not a project');
+  });
+});

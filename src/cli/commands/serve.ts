@@ -5,6 +5,7 @@ import { TetherServer, type TetherServerOptions } from '../../http/tether-server
 import { TetherError } from '../../protocol/index.js';
 import { ExitError } from '../exit-error.js';
 import { createLogger, outputFormat } from '../logger.js';
+import { servedProjectFolder } from '../project-folder.js';
 import { onShutdownSignal } from '../shutdown.js';
 
 export interface ServeCommandOptions {
@@ -34,6 +35,8 @@ export interface ServeCommandOptions {
 }
 
 export async function run(options: ServeCommandOptions): Promise<TetherServer> {
+  // As for tether mcp: a --project that is not a project is an error now, not a server that looks healthy.
+  const project = options.project === undefined ? undefined : servedProjectFolder(options.project);
   const logger = createLogger('serve', options.logLevel, options.logFormat);
   const pools: TetherServerOptions['pools'] = {
     interactive: {
@@ -58,7 +61,7 @@ export async function run(options: ServeCommandOptions): Promise<TetherServer> {
         allowRemote: options.allowRemote,
         allowedHosts: options.allowedHost,
         allowedOrigins: options.allowedOrigin,
-        project: options.project,
+        project,
         waitMs: options.waitMs,
         maxBodyBytes: options.maxBodyBytes,
         sessionDormantMs: options.sessionDormantMs,
