@@ -5,11 +5,9 @@
  * each start and reload, `reloading`), never on sleeps, and an escalating stop (SIGTERM, then
  * SIGKILL). `npm run test:unity` builds it (Release) before vitest runs.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { REPO_ROOT, stopChild, type Workspace } from './processes.js';
+import { ChildWithLines, REPO_ROOT, type Workspace } from './processes.js';
 
 const RELEASE_DIR = join(REPO_ROOT, 'unity', 'Tests~', 'Tether.ConsoleHost', 'bin', 'Release');
 const DLL_NAME = 'tether-console-host.dll';
@@ -33,41 +31,16 @@ export interface ConsoleHostReady {
   generation: number;
 }
 
-type LineWaiter = { match(line: string): boolean; resolve(line: string): void };
-
 const running = new Set<ConsoleHost>();
 
-export class ConsoleHost {
-  readonly child: ChildProcess;
-  /** stdout: JSON lines only (the host's events). */
-  readonly lines: string[] = [];
-  stderr = '';
-  readonly exited: Promise<number | null>;
-  private readonly waiters: LineWaiter[] = [];
-
+export class ConsoleHost extends ChildWithLines {
   constructor(
     readonly workspace: Workspace,
     args: string[],
   ) {
-    this.child = spawn('dotnet', [consoleHostDll(), '--project', workspace.project, ...args], { env: workspace.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    super('dotnet', [consoleHostDll(), '--project', workspace.project, ...args], workspace.env, { stdin: 'pipe' });
     running.add(this);
-    this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
     void this.exited.then(() => running.delete(this));
-    this.child.stdin!.on('error', () => undefined); // a write racing the host's exit
-    createInterface({ input: this.child.stdout! }).on('line', (line) => {
-      this.lines.push(line);
-      for (const waiter of [...this.waiters]) {
-        if (waiter.match(line)) {
-          this.waiters.splice(this.waiters.indexOf(waiter), 1);
-          waiter.resolve(line);
-        }
-      }
-    });
-    this.child.stderr!.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
-  }
-
-  get pid(): number {
-    return this.child.pid as number;
   }
 
   /** The `ready` line of the host's n-th (re)start: it is listening and its record is written. */
@@ -87,42 +60,9 @@ export class ConsoleHost {
     }, timeoutMs);
   }
 
-  /** Resolves with the first stdout line (past or future) that matches. */
-  waitForLine(match: (line: string) => boolean, timeoutMs = 20_000): Promise<string> {
-    const seen = this.lines.find(match);
-    if (seen) return Promise.resolve(seen);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for a line of the console host; stdout: ${this.lines.join('\n')}\nstderr: ${this.stderr}`)), timeoutMs);
-      this.waiters.push({
-        match,
-        resolve: (line) => {
-          clearTimeout(timer);
-          resolve(line);
-        },
-      });
-      void this.exited.then((code) => {
-        clearTimeout(timer);
-        reject(new Error(`the console host exited (${code}) before the line appeared; stdout: ${this.lines.join('\n')}\nstderr: ${this.stderr}`));
-      });
-    });
-  }
-
   /** A simulated domain reload: the host goes away for --reload-ms and comes back as the next generation. */
   reload(): void {
     this.child.stdin!.write('reload\n');
-  }
-
-  /** SIGTERM (a clean shutdown: record removed, exit 0), then SIGKILL if it has not exited within `graceMs`. */
-  async stop(graceMs = 5_000): Promise<number | null> {
-    await stopChild(this.child, graceMs);
-    return this.exited;
-  }
-
-  /** Dies without any cleanup, as a crashed editor does: its record and journal stay. */
-  async kill(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    this.child.kill('SIGKILL');
-    await this.exited;
   }
 }
 

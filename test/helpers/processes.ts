@@ -19,7 +19,7 @@ export interface Workspace {
   env: NodeJS.ProcessEnv;
 }
 
-const started = new Set<TetherProcess>();
+const started = new Set<ChildWithLines>();
 const children = new Set<ChildProcess>();
 const workspaces: string[] = [];
 
@@ -37,7 +37,11 @@ export function createWorkspace(): Workspace {
 
 type LineWaiter = { match(line: string): boolean; resolve(line: string): void };
 
-export class TetherProcess {
+/**
+ * Any process a test starts and reads line by line (a tether command, the C# console host):
+ * waits on its stdout and stderr lines, and is stopped by cleanupProcesses() if the test did not.
+ */
+export class ChildWithLines {
   readonly child: ChildProcess;
   readonly lines: string[] = [];
   readonly stderrLines: string[] = [];
@@ -46,9 +50,10 @@ export class TetherProcess {
   private readonly stderrWaiters: LineWaiter[] = [];
   readonly exited: Promise<number | null>;
 
-  /** `node`: the Node binary to run it with (default: the one running the tests). */
-  constructor(args: string[], env: NodeJS.ProcessEnv, options: { stdin?: 'pipe' | 'ignore'; node?: string } = {}) {
-    this.child = spawn(options.node ?? process.execPath, [TETHER_BIN, ...args], { env, stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'] });
+  constructor(command: string, args: string[], env: NodeJS.ProcessEnv, options: { stdin?: 'pipe' | 'ignore' } = {}) {
+    this.child = spawn(command, args, { env, stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'] });
+    // A write racing the process's exit is not the test's failure.
+    this.child.stdin?.on('error', () => undefined);
     started.add(this);
     this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
     void this.exited.then(() => started.delete(this));
@@ -112,6 +117,13 @@ export class TetherProcess {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     this.child.kill('SIGKILL');
     await this.exited;
+  }
+}
+
+export class TetherProcess extends ChildWithLines {
+  /** `node`: the Node binary to run it with (default: the one running the tests). */
+  constructor(args: string[], env: NodeJS.ProcessEnv, options: { stdin?: 'pipe' | 'ignore'; node?: string } = {}) {
+    super(options.node ?? process.execPath, [TETHER_BIN, ...args], env, options);
   }
 }
 
