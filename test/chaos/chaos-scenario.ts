@@ -91,7 +91,11 @@ export async function runChaos(workspace: Workspace, options: ChaosOptions): Pro
             operation.outcome = 'succeeded';
             operation.createdId = created.id;
           } else if (code && RETRY_CODES.has(code)) {
-            continue; // the editor was away: try again with the same key
+            // The editor was away. A front that never saw it (one started while the editor was
+            // down after a crash) says so at once rather than waiting, so the agent pauses, as
+            // one told "no editor is running" would, then tries again with the same key.
+            await new Promise((resolve) => setTimeout(resolve, between([200, 600])));
+            continue;
           } else if (code === 'OUTCOME_UNKNOWN') {
             operation.outcome = 'unknown';
           } else if (code === 'CANCELLED') {
