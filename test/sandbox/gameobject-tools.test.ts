@@ -4,29 +4,14 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeMcpSessions, connectMcp, textOf } from '../helpers/mcp-client.js';
-import { TETHER_BIN, cleanupProcesses, createWorkspace, runToExit, sceneText, startSandbox, type Run, type Workspace } from '../helpers/processes.js';
+import { callFails, callOk } from '../helpers/tool-call.js';
+import { cleanupProcesses, createWorkspace, sceneText, startSandbox, type Workspace } from '../helpers/processes.js';
 
 afterEach(async () => {
   await closeMcpSessions();
   await cleanupProcesses();
 });
 
-function call(workspace: Workspace, tool: string, args: Record<string, unknown> = {}): Promise<Run> {
-  return runToExit(process.execPath, [TETHER_BIN, 'call', tool, '--project', workspace.project, '--args', JSON.stringify(args)], { env: workspace.env });
-}
-
-async function ok<T>(workspace: Workspace, tool: string, args: Record<string, unknown> = {}): Promise<T> {
-  const run = await call(workspace, tool, args);
-  expect(run.code, `${tool}: ${run.stderr}`).toBe(0);
-  return JSON.parse(run.stdout) as T;
-}
-
-async function fails(workspace: Workspace, tool: string, args: Record<string, unknown>, code: string): Promise<string> {
-  const run = await call(workspace, tool, args);
-  expect(run.code, run.stdout).toBe(1);
-  expect(run.stderr).toContain(`[${code}]`);
-  return run.stderr;
-}
 
 interface Described {
   name: string;
@@ -43,55 +28,55 @@ describe('GameObject tools through tether call', () => {
   it('duplicates with children under a numbered name, and undoes and redoes it', async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
-    const first = await ok<{ duplicated: Described }>(workspace, 'duplicate_gameobject', { path: '/Environment' });
+    const first = await callOk<{ duplicated: Described }>(workspace, 'duplicate_gameobject', { path: '/Environment' });
     expect(first.duplicated).toMatchObject({ name: 'Environment (1)', path: '/Environment (1)' });
-    const second = await ok<{ duplicated: Described }>(workspace, 'duplicate_gameobject', { path: '/Environment' });
+    const second = await callOk<{ duplicated: Described }>(workspace, 'duplicate_gameobject', { path: '/Environment' });
     expect(second.duplicated.name).toBe('Environment (2)');
     const copy = objects(workspace).find((o) => o.name === 'Environment (1)')!;
     expect(objects(workspace).filter((o) => o.parentId === copy.id).map((o) => o.name).sort()).toEqual(['Crate', 'Ground']);
-    const named = await ok<{ duplicated: Described }>(workspace, 'duplicate_gameobject', { path: '/Environment/Crate', parent: '/Player', name: 'Carried' });
+    const named = await callOk<{ duplicated: Described }>(workspace, 'duplicate_gameobject', { path: '/Environment/Crate', parent: '/Player', name: 'Carried' });
     expect(named.duplicated).toMatchObject({ path: '/Player/Carried', position: [2, 0.5, -1] });
 
-    expect(await ok(workspace, 'undo', { steps: 2 })).toEqual({ performed: 2, names: ['Duplicate Crate', 'Duplicate Environment'] });
+    expect(await callOk(workspace, 'undo', { steps: 2 })).toEqual({ performed: 2, names: ['Duplicate Crate', 'Duplicate Environment'] });
     expect(objects(workspace).map((o) => o.name)).not.toContain('Carried');
     expect(objects(workspace).map((o) => o.name)).not.toContain('Environment (2)');
-    await ok(workspace, 'redo');
+    await callOk(workspace, 'redo');
     expect(objects(workspace).map((o) => o.name)).toContain('Environment (2)');
   });
 
   it('reparents, keeping the local transform, and refuses a parent inside the object', async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
-    const moved = await ok<{ reparented: Described; previousPath: string }>(workspace, 'reparent_gameobject', { path: '/Environment/Crate', parent: '/Player' });
+    const moved = await callOk<{ reparented: Described; previousPath: string }>(workspace, 'reparent_gameobject', { path: '/Environment/Crate', parent: '/Player' });
     expect(moved).toMatchObject({ reparented: { path: '/Player/Crate', position: [2, 0.5, -1] }, previousPath: '/Environment/Crate' });
-    expect((await ok<{ reparented: Described }>(workspace, 'reparent_gameobject', { path: '/Player/Crate' })).reparented.path).toBe('/Crate');
-    expect(await fails(workspace, 'reparent_gameobject', { path: '/Environment', parent: '/Environment/Ground' }, 'INVALID_ARGUMENTS')).toContain('its own ancestor');
-    expect(await fails(workspace, 'reparent_gameobject', { path: '/Environment', parent: '/Nowhere' }, 'NOT_FOUND')).toContain('find_gameobjects');
-    expect(await ok(workspace, 'undo', { steps: 5 })).toEqual({ performed: 2, names: ['Reparent Crate', 'Reparent Crate'] });
+    expect((await callOk<{ reparented: Described }>(workspace, 'reparent_gameobject', { path: '/Player/Crate' })).reparented.path).toBe('/Crate');
+    expect(await callFails(workspace, 'reparent_gameobject', { path: '/Environment', parent: '/Environment/Ground' }, 'INVALID_ARGUMENTS')).toContain('its own ancestor');
+    expect(await callFails(workspace, 'reparent_gameobject', { path: '/Environment', parent: '/Nowhere' }, 'NOT_FOUND')).toContain('find_gameobjects');
+    expect(await callOk(workspace, 'undo', { steps: 5 })).toEqual({ performed: 2, names: ['Reparent Crate', 'Reparent Crate'] });
     expect(objects(workspace).find((o) => o.name === 'Crate')?.parentId).toBe(3);
   });
 
   it('adds and removes components by type name, with "did you mean", and undoes each', async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
-    const added = await ok<{ added: { type: string; index: number }; gameObject: Described }>(workspace, 'add_component', { path: '/Player', type: 'BoxCollider' });
+    const added = await callOk<{ added: { type: string; index: number }; gameObject: Described }>(workspace, 'add_component', { path: '/Player', type: 'BoxCollider' });
     expect(added.added).toEqual({ type: 'BoxCollider', index: 4 });
-    await ok(workspace, 'add_component', { path: '/Player', type: 'BoxCollider' });
-    const removed = await ok<{ removed: string; gameObject: Described }>(workspace, 'remove_component', { path: '/Player', type: 'BoxCollider', index: 1 });
+    await callOk(workspace, 'add_component', { path: '/Player', type: 'BoxCollider' });
+    const removed = await callOk<{ removed: string; gameObject: Described }>(workspace, 'remove_component', { path: '/Player', type: 'BoxCollider', index: 1 });
     expect(removed.gameObject.components.filter((c) => c.type === 'BoxCollider')).toHaveLength(1);
-    await ok(workspace, 'remove_component', { path: '/Player', type: 'Rigidbody' });
+    await callOk(workspace, 'remove_component', { path: '/Player', type: 'Rigidbody' });
     expect(objects(workspace).find((o) => o.name === 'Player')?.components.map((c) => c.type)).toEqual(['Transform', 'MeshFilter', 'MeshRenderer', 'BoxCollider']);
 
-    expect(await fails(workspace, 'add_component', { path: '/Player', type: 'Rigidbdy' }, 'INVALID_ARGUMENTS')).toContain('Did you mean "Rigidbody"');
-    expect(await fails(workspace, 'add_component', { path: '/Player', type: 'MeshRenderer' }, 'INVALID_ARGUMENTS')).toContain('can have only one');
-    expect(await fails(workspace, 'add_component', { path: '/Nobody', type: 'Light' }, 'NOT_FOUND')).toContain('/Nobody');
-    expect(await fails(workspace, 'add_component', { path: '/Player' }, 'INVALID_ARGUMENTS')).toContain('type');
-    expect(await fails(workspace, 'remove_component', { path: '/Player', type: 'Transform' }, 'INVALID_ARGUMENTS')).toContain('delete_gameobject');
-    expect(await fails(workspace, 'remove_component', { path: '/Player', type: 'BoxColider' }, 'NOT_FOUND')).toContain('Did you mean "BoxCollider"');
-    expect(await fails(workspace, 'remove_component', { path: '/Player', type: 'BoxCollider', index: 3 }, 'NOT_FOUND')).toContain('only 1 BoxCollider');
-    expect(await fails(workspace, 'remove_component', { path: '/Player', type: 'Light', index: -1 }, 'INVALID_ARGUMENTS')).toContain('index');
+    expect(await callFails(workspace, 'add_component', { path: '/Player', type: 'Rigidbdy' }, 'INVALID_ARGUMENTS')).toContain('Did you mean "Rigidbody"');
+    expect(await callFails(workspace, 'add_component', { path: '/Player', type: 'MeshRenderer' }, 'INVALID_ARGUMENTS')).toContain('can have only one');
+    expect(await callFails(workspace, 'add_component', { path: '/Nobody', type: 'Light' }, 'NOT_FOUND')).toContain('/Nobody');
+    expect(await callFails(workspace, 'add_component', { path: '/Player' }, 'INVALID_ARGUMENTS')).toContain('type');
+    expect(await callFails(workspace, 'remove_component', { path: '/Player', type: 'Transform' }, 'INVALID_ARGUMENTS')).toContain('delete_gameobject');
+    expect(await callFails(workspace, 'remove_component', { path: '/Player', type: 'BoxColider' }, 'NOT_FOUND')).toContain('Did you mean "BoxCollider"');
+    expect(await callFails(workspace, 'remove_component', { path: '/Player', type: 'BoxCollider', index: 3 }, 'NOT_FOUND')).toContain('only 1 BoxCollider');
+    expect(await callFails(workspace, 'remove_component', { path: '/Player', type: 'Light', index: -1 }, 'INVALID_ARGUMENTS')).toContain('index');
 
-    expect(await ok(workspace, 'undo', { steps: 4 })).toEqual({
+    expect(await callOk(workspace, 'undo', { steps: 4 })).toEqual({
       performed: 4,
       names: ['Remove Rigidbody from Player', 'Remove BoxCollider from Player', 'Add BoxCollider to Player', 'Add BoxCollider to Player'],
     });

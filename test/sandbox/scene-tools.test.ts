@@ -8,29 +8,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeMcpSessions, connectMcp, textOf } from '../helpers/mcp-client.js';
-import { TETHER_BIN, cleanupProcesses, createWorkspace, executedTools, runToExit, sceneText, startSandbox, type Run, type Workspace } from '../helpers/processes.js';
+import { callFails, callOk } from '../helpers/tool-call.js';
+import { cleanupProcesses, createWorkspace, executedTools, sceneText, startSandbox } from '../helpers/processes.js';
 
 afterEach(async () => {
   await closeMcpSessions();
   await cleanupProcesses();
 });
 
-function call(workspace: Workspace, tool: string, args: Record<string, unknown> = {}): Promise<Run> {
-  return runToExit(process.execPath, [TETHER_BIN, 'call', tool, '--project', workspace.project, '--args', JSON.stringify(args)], { env: workspace.env });
-}
-
-async function ok<T>(workspace: Workspace, tool: string, args: Record<string, unknown> = {}): Promise<T> {
-  const run = await call(workspace, tool, args);
-  expect(run.code, `${tool}: ${run.stderr}`).toBe(0);
-  return JSON.parse(run.stdout) as T;
-}
-
-async function fails(workspace: Workspace, tool: string, args: Record<string, unknown>, code: string): Promise<string> {
-  const run = await call(workspace, tool, args);
-  expect(run.code, run.stdout).toBe(1);
-  expect(run.stderr).toContain(`[${code}]`);
-  return run.stderr;
-}
 
 interface SceneInfo {
   name: string;
@@ -48,29 +33,29 @@ describe('scene tools through tether call', () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
 
-    const listed = await ok<{ count: number; scenes: SceneInfo[] }>(workspace, 'list_scenes');
+    const listed = await callOk<{ count: number; scenes: SceneInfo[] }>(workspace, 'list_scenes');
     expect(listed.scenes).toEqual([{ name: 'SampleScene', path: SAMPLE, isLoaded: true, isActive: true, isDirty: false, rootCount: 4 }]);
 
-    const created = await ok<{ created: SceneInfo; loaded: SceneInfo[] }>(workspace, 'create_scene', { path: 'Assets/Levels/Level2.unity' });
+    const created = await callOk<{ created: SceneInfo; loaded: SceneInfo[] }>(workspace, 'create_scene', { path: 'Assets/Levels/Level2.unity' });
     expect(created.created).toMatchObject({ name: 'Level2', path: 'Assets/Levels/Level2.unity', isActive: true, rootCount: 2 });
     expect(created.loaded.map((s) => s.path)).toEqual(['Assets/Levels/Level2.unity']);
     expect(existsSync(join(workspace.project, 'Assets', 'Levels', 'Level2.json'))).toBe(true);
-    expect((await ok<{ scene: string }>(workspace, 'get_hierarchy')).scene).toBe('Level2');
+    expect((await callOk<{ scene: string }>(workspace, 'get_hierarchy')).scene).toBe('Level2');
 
-    await ok(workspace, 'create_scene', { path: 'Assets/Levels/Empty.unity', template: 'empty', additive: true, setActive: false });
-    const active = await ok<{ active: SceneInfo; loaded: SceneInfo[] }>(workspace, 'get_active_scene');
+    await callOk(workspace, 'create_scene', { path: 'Assets/Levels/Empty.unity', template: 'empty', additive: true, setActive: false });
+    const active = await callOk<{ active: SceneInfo; loaded: SceneInfo[] }>(workspace, 'get_active_scene');
     expect(active.active.path).toBe('Assets/Levels/Level2.unity');
     expect(active.loaded.map((s) => [s.path, s.rootCount])).toEqual([
       ['Assets/Levels/Level2.unity', 2],
       ['Assets/Levels/Empty.unity', 0],
     ]);
 
-    const opened = await ok<{ opened: SceneInfo; loaded: SceneInfo[] }>(workspace, 'open_scene', { path: SAMPLE, additive: true });
+    const opened = await callOk<{ opened: SceneInfo; loaded: SceneInfo[] }>(workspace, 'open_scene', { path: SAMPLE, additive: true });
     expect(opened.opened).toMatchObject({ path: SAMPLE, isActive: true });
     expect(opened.loaded).toHaveLength(3);
-    const alone = await ok<{ loaded: SceneInfo[] }>(workspace, 'open_scene', { path: 'Assets/Levels/Empty.unity' });
+    const alone = await callOk<{ loaded: SceneInfo[] }>(workspace, 'open_scene', { path: 'Assets/Levels/Empty.unity' });
     expect(alone.loaded.map((s) => s.path)).toEqual(['Assets/Levels/Empty.unity']);
-    const filtered = await ok<{ scenes: SceneInfo[] }>(workspace, 'list_scenes', { filter: 'levels' });
+    const filtered = await callOk<{ scenes: SceneInfo[] }>(workspace, 'list_scenes', { filter: 'levels' });
     expect(filtered.scenes.map((s) => [s.path, s.isLoaded])).toEqual([
       ['Assets/Levels/Empty.unity', true],
       ['Assets/Levels/Level2.unity', false],
@@ -81,30 +66,30 @@ describe('scene tools through tether call', () => {
   it('saves a scene in place and under a new path it then takes', async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
-    await ok(workspace, 'create_gameobject', { name: 'Saved' });
-    const savedAs = await ok<{ saved: SceneInfo }>(workspace, 'save_scene', { saveAs: 'Assets/Scenes/Copy.unity' });
+    await callOk(workspace, 'create_gameobject', { name: 'Saved' });
+    const savedAs = await callOk<{ saved: SceneInfo }>(workspace, 'save_scene', { saveAs: 'Assets/Scenes/Copy.unity' });
     expect(savedAs.saved).toMatchObject({ name: 'Copy', path: 'Assets/Scenes/Copy.unity', isActive: true });
     expect(readFileSync(join(workspace.project, 'Assets', 'Scenes', 'Copy.json'), 'utf8')).toContain('"Saved"');
-    expect((await ok<{ saved: SceneInfo }>(workspace, 'save_scene', { scene: 'Assets/Scenes/Copy.unity' })).saved.path).toBe('Assets/Scenes/Copy.unity');
+    expect((await callOk<{ saved: SceneInfo }>(workspace, 'save_scene', { scene: 'Assets/Scenes/Copy.unity' })).saved.path).toBe('Assets/Scenes/Copy.unity');
   });
 
   it('refuses each kind of bad input, saying what to do, and changes nothing', async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
-    expect(await fails(workspace, 'open_scene', { path: 'Assets/Scenes/Sample.unity' }, 'NOT_FOUND')).toContain('Did you mean "Assets/Scenes/SampleScene.unity"');
-    expect(await fails(workspace, 'open_scene', { path: '../Other/Assets/A.unity' }, 'PATH_OUTSIDE_PROJECT')).toContain('inside the project');
-    expect(await fails(workspace, 'open_scene', { path: '/etc/passwd' }, 'PATH_OUTSIDE_PROJECT')).toBeTruthy();
-    expect(await fails(workspace, 'create_scene', { path: 'Assets/Scenes/Level' }, 'INVALID_ARGUMENTS')).toContain('"Assets/Scenes/Level.unity"');
-    expect(await fails(workspace, 'create_scene', { path: 'Library/Level.unity' }, 'INVALID_ARGUMENTS')).toContain('under Assets/');
-    expect(await fails(workspace, 'create_scene', { path: SAMPLE }, 'INVALID_ARGUMENTS')).toContain('open_scene');
-    expect(await fails(workspace, 'create_scene', { path: 'Assets/A.unity', template: 'fancy' }, 'INVALID_ARGUMENTS')).toContain('template');
-    expect(await fails(workspace, 'open_scene', { path: SAMPLE, unsavedChanges: 'maybe' }, 'INVALID_ARGUMENTS')).toContain('unsavedChanges');
-    expect(await fails(workspace, 'open_scene', {}, 'INVALID_ARGUMENTS')).toContain('path');
-    expect(await fails(workspace, 'save_scene', { scene: 'Assets/Scenes/Other.unity' }, 'NOT_FOUND')).toContain('open_scene');
-    await ok(workspace, 'create_scene', { path: 'Assets/Scenes/Taken.unity', additive: true, setActive: false });
-    expect(await fails(workspace, 'save_scene', { saveAs: 'Assets/Scenes/Taken.unity' }, 'INVALID_ARGUMENTS')).toContain('never overwrites');
-    expect(await fails(workspace, 'list_scenes', { filter: 3 }, 'INVALID_ARGUMENTS')).toContain('filter');
-    const setup = await ok<{ active: SceneInfo; loaded: SceneInfo[] }>(workspace, 'get_active_scene');
+    expect(await callFails(workspace, 'open_scene', { path: 'Assets/Scenes/Sample.unity' }, 'NOT_FOUND')).toContain('Did you mean "Assets/Scenes/SampleScene.unity"');
+    expect(await callFails(workspace, 'open_scene', { path: '../Other/Assets/A.unity' }, 'PATH_OUTSIDE_PROJECT')).toContain('inside the project');
+    expect(await callFails(workspace, 'open_scene', { path: '/etc/passwd' }, 'PATH_OUTSIDE_PROJECT')).toBeTruthy();
+    expect(await callFails(workspace, 'create_scene', { path: 'Assets/Scenes/Level' }, 'INVALID_ARGUMENTS')).toContain('"Assets/Scenes/Level.unity"');
+    expect(await callFails(workspace, 'create_scene', { path: 'Library/Level.unity' }, 'INVALID_ARGUMENTS')).toContain('under Assets/');
+    expect(await callFails(workspace, 'create_scene', { path: SAMPLE }, 'INVALID_ARGUMENTS')).toContain('open_scene');
+    expect(await callFails(workspace, 'create_scene', { path: 'Assets/A.unity', template: 'fancy' }, 'INVALID_ARGUMENTS')).toContain('template');
+    expect(await callFails(workspace, 'open_scene', { path: SAMPLE, unsavedChanges: 'maybe' }, 'INVALID_ARGUMENTS')).toContain('unsavedChanges');
+    expect(await callFails(workspace, 'open_scene', {}, 'INVALID_ARGUMENTS')).toContain('path');
+    expect(await callFails(workspace, 'save_scene', { scene: 'Assets/Scenes/Other.unity' }, 'NOT_FOUND')).toContain('open_scene');
+    await callOk(workspace, 'create_scene', { path: 'Assets/Scenes/Taken.unity', additive: true, setActive: false });
+    expect(await callFails(workspace, 'save_scene', { saveAs: 'Assets/Scenes/Taken.unity' }, 'INVALID_ARGUMENTS')).toContain('never overwrites');
+    expect(await callFails(workspace, 'list_scenes', { filter: 3 }, 'INVALID_ARGUMENTS')).toContain('filter');
+    const setup = await callOk<{ active: SceneInfo; loaded: SceneInfo[] }>(workspace, 'get_active_scene');
     expect(setup.active.path).toBe(SAMPLE);
     expect(setup.loaded.map((s) => s.path)).toEqual([SAMPLE, 'Assets/Scenes/Taken.unity']);
   });
@@ -112,10 +97,10 @@ describe('scene tools through tether call', () => {
   it('keeps the loaded scenes across a domain reload', async () => {
     const workspace = createWorkspace();
     const { sandbox } = await startSandbox(workspace);
-    await ok(workspace, 'create_scene', { path: 'Assets/Scenes/Kept.unity' });
-    await ok(workspace, 'compile_scripts');
+    await callOk(workspace, 'create_scene', { path: 'Assets/Scenes/Kept.unity' });
+    await callOk(workspace, 'compile_scripts');
     await sandbox.ready(2);
-    expect((await ok<{ active: SceneInfo }>(workspace, 'get_active_scene')).active.path).toBe('Assets/Scenes/Kept.unity');
+    expect((await callOk<{ active: SceneInfo }>(workspace, 'get_active_scene')).active.path).toBe('Assets/Scenes/Kept.unity');
   });
 });
 
@@ -125,20 +110,20 @@ describe('undo and redo through tether call', () => {
     await startSandbox(workspace);
     const original = sceneText(workspace);
 
-    await ok(workspace, 'create_gameobject', { name: 'Enemy', components: ['Rigidbody'] });
-    await ok(workspace, 'modify_gameobject', { path: '/Enemy', position: [1, 2, 3], addComponents: ['SphereCollider'] });
-    await ok(workspace, 'delete_gameobject', { path: '/Environment' });
+    await callOk(workspace, 'create_gameobject', { name: 'Enemy', components: ['Rigidbody'] });
+    await callOk(workspace, 'modify_gameobject', { path: '/Enemy', position: [1, 2, 3], addComponents: ['SphereCollider'] });
+    await callOk(workspace, 'delete_gameobject', { path: '/Environment' });
     expect(sceneText(workspace)).not.toContain('"Ground"');
 
-    expect(await ok(workspace, 'undo')).toEqual({ performed: 1, names: ['Delete Environment'] });
+    expect(await callOk(workspace, 'undo')).toEqual({ performed: 1, names: ['Delete Environment'] });
     expect(sceneText(workspace)).toContain('"Ground"');
-    expect(await ok(workspace, 'undo')).toEqual({ performed: 1, names: ['Modify Enemy'] });
+    expect(await callOk(workspace, 'undo')).toEqual({ performed: 1, names: ['Modify Enemy'] });
     expect(sceneText(workspace)).not.toContain('SphereCollider');
-    expect(await ok(workspace, 'undo', { steps: 5 })).toEqual({ performed: 1, names: ['Create Enemy'] });
+    expect(await callOk(workspace, 'undo', { steps: 5 })).toEqual({ performed: 1, names: ['Create Enemy'] });
     expect(JSON.parse(sceneText(workspace))).toEqual(JSON.parse(original));
-    expect(await ok(workspace, 'undo')).toEqual({ performed: 0, names: [] });
+    expect(await callOk(workspace, 'undo')).toEqual({ performed: 0, names: [] });
 
-    expect(await ok(workspace, 'redo', { steps: 2 })).toEqual({ performed: 2, names: ['Create Enemy', 'Modify Enemy'] });
+    expect(await callOk(workspace, 'redo', { steps: 2 })).toEqual({ performed: 2, names: ['Create Enemy', 'Modify Enemy'] });
     expect(sceneText(workspace)).toContain('SphereCollider');
     expect(sceneText(workspace)).toContain('"Ground"');
   });
@@ -146,27 +131,27 @@ describe('undo and redo through tether call', () => {
   it('clears what could be redone on a new edit, and undoes a menu item\'s edit', async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
-    await ok(workspace, 'create_gameobject', { name: 'Enemy' });
-    expect(await ok(workspace, 'undo')).toEqual({ performed: 1, names: ['Create Enemy'] });
-    await ok(workspace, 'execute_menu_item', { menuPath: 'GameObject/Create Empty' });
-    expect(await ok(workspace, 'redo')).toEqual({ performed: 0, names: [] });
-    expect(await ok(workspace, 'undo')).toEqual({ performed: 1, names: ['Create GameObject'] });
+    await callOk(workspace, 'create_gameobject', { name: 'Enemy' });
+    expect(await callOk(workspace, 'undo')).toEqual({ performed: 1, names: ['Create Enemy'] });
+    await callOk(workspace, 'execute_menu_item', { menuPath: 'GameObject/Create Empty' });
+    expect(await callOk(workspace, 'redo')).toEqual({ performed: 0, names: [] });
+    expect(await callOk(workspace, 'undo')).toEqual({ performed: 1, names: ['Create GameObject'] });
   });
 
   it('records nothing for a refused edit, refuses bad steps, and keeps the history across a domain reload', async () => {
     const workspace = createWorkspace();
     const { sandbox } = await startSandbox(workspace);
-    await fails(workspace, 'modify_gameobject', { path: '/Player', removeComponents: ['Transform'] }, 'INVALID_ARGUMENTS');
-    await fails(workspace, 'delete_gameobject', { path: '/Nobody' }, 'NOT_FOUND');
-    expect(await ok(workspace, 'undo')).toEqual({ performed: 0, names: [] });
-    expect(await fails(workspace, 'undo', { steps: 0 }, 'INVALID_ARGUMENTS')).toContain('steps');
-    expect(await fails(workspace, 'redo', { steps: 101 }, 'INVALID_ARGUMENTS')).toContain('steps');
-    expect(await fails(workspace, 'undo', { step: 1 }, 'INVALID_ARGUMENTS')).toContain('steps');
+    await callFails(workspace, 'modify_gameobject', { path: '/Player', removeComponents: ['Transform'] }, 'INVALID_ARGUMENTS');
+    await callFails(workspace, 'delete_gameobject', { path: '/Nobody' }, 'NOT_FOUND');
+    expect(await callOk(workspace, 'undo')).toEqual({ performed: 0, names: [] });
+    expect(await callFails(workspace, 'undo', { steps: 0 }, 'INVALID_ARGUMENTS')).toContain('steps');
+    expect(await callFails(workspace, 'redo', { steps: 101 }, 'INVALID_ARGUMENTS')).toContain('steps');
+    expect(await callFails(workspace, 'undo', { step: 1 }, 'INVALID_ARGUMENTS')).toContain('steps');
 
-    await ok(workspace, 'create_gameobject', { name: 'Survivor' });
-    await ok(workspace, 'compile_scripts');
+    await callOk(workspace, 'create_gameobject', { name: 'Survivor' });
+    await callOk(workspace, 'compile_scripts');
     await sandbox.ready(2);
-    expect(await ok(workspace, 'undo')).toEqual({ performed: 1, names: ['Create Survivor'] });
+    expect(await callOk(workspace, 'undo')).toEqual({ performed: 1, names: ['Create Survivor'] });
     expect(sceneText(workspace)).not.toContain('Survivor');
     expect(executedTools(workspace).filter((t) => t === 'undo')).toHaveLength(2);
   });
@@ -174,10 +159,10 @@ describe('undo and redo through tether call', () => {
   it('starts a restarted editor with an empty history, as Unity does', async () => {
     const workspace = createWorkspace();
     const { sandbox } = await startSandbox(workspace);
-    await ok(workspace, 'create_gameobject', { name: 'Before restart' });
+    await callOk(workspace, 'create_gameobject', { name: 'Before restart' });
     await sandbox.stop();
     await startSandbox(workspace);
-    expect(await ok(workspace, 'undo')).toEqual({ performed: 0, names: [] });
+    expect(await callOk(workspace, 'undo')).toEqual({ performed: 0, names: [] });
     expect(sceneText(workspace)).toContain('Before restart');
   });
 });
