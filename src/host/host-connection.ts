@@ -1,40 +1,38 @@
 /**
  * One client connection to a host. Until the handshake succeeds only `tether/hello` is
  * accepted: anything else is refused with HANDSHAKE_REQUIRED and the connection closes, as
- * does a wrong token or an unsupported protocol version (with a typed error frame first).
+ * does a wrong proof or an unsupported protocol version (with a typed error frame first).
+ * Once authenticated it serves the host's methods (host-methods.ts) and hears about the
+ * calls it started or attached to.
  */
-import { clientProof, hostProof, secretsMatch } from '../discovery/host-proof.js';
 import {
-  CallCancelParams,
-  CallRef,
-  CallStartParams,
-  CompleteParams,
-  HelloParams,
-  METHODS,
-  PromptGetParams,
-  SUPPORTED_PROTOCOL_VERSIONS,
+  METHOD_TABLE,
+  NOTIFICATION_TABLE,
   TetherError,
-  UriParams,
-  parseParams,
+  notifyMethod,
+  requestMethod,
   type Bye,
   type CallProgress,
-  type ElicitResult,
+  type HelloParams,
   type HelloResult,
   type LogLevel,
+  type NotificationParams,
+  type NotificationSpec,
+  type Registration,
   type RpcConnection,
 } from '../protocol/index.js';
-import type { CallObserver } from './calls.js';
-import type { HostCore } from './host.js';
+import type { CallObserver } from './call-observer.js';
+import { handshakeRequired, helloRefusal, withHostProof } from './handshake.js';
+import type { ConnectionPeer, HostCore } from './host-core.js';
+import { serveHostMethods } from './host-methods.js';
 
-/** Resources one connection may follow at once: each is kept until unsubscribed, so the count is bounded. */
-export const MAX_SUBSCRIPTIONS = 1_024;
-
-export class HostConnection implements CallObserver {
+export class HostConnection implements CallObserver, ConnectionPeer {
   private authenticated = false;
   private clientCaps: HelloParams['capabilities'] = {};
   readonly subscriptions = new Set<string>();
   private handshakeTimer: NodeJS.Timeout | undefined;
   private pingTimer: NodeJS.Timeout | undefined;
+  private registrations: Registration[] = [];
   clientName = '';
   clientVersion: string | undefined;
   /** When the handshake completed (epoch ms). */
@@ -46,11 +44,12 @@ export class HostConnection implements CallObserver {
     readonly rpc: RpcConnection,
     private readonly core: HostCore,
   ) {
-    rpc.onRequest(METHODS.hello, (params) => this.hello(params));
-    rpc.onOtherRequest(() => this.refuseBeforeHandshake());
+    // A hello that is not one (its params fail their schema) is answered, then the connection closes.
+    this.registrations.push(rpc.handle(METHOD_TABLE.hello, (params) => this.hello(params), { onInvalidParams: (error) => this.closeSoon(error) }));
+    rpc.onOtherRequest(() => this.closeSoon(handshakeRequired()));
     rpc.onOtherNotification(() => {
       // A notification has no id to answer: say why with an id-less error frame, then close.
-      const error = this.handshakeRequired();
+      const error = handshakeRequired();
       this.rpc.sendError(error);
       this.rpc.refuse(error);
     });
@@ -66,70 +65,41 @@ export class HostConnection implements CallObserver {
   }
 
   /** Sends a notification if the connection is authenticated and open. */
-  send(method: string, params: unknown): void {
-    if (this.isAuthenticated) this.rpc.notify(method, params);
+  send<S extends NotificationSpec>(spec: S, params: NotificationParams<S>): void {
+    if (this.isAuthenticated) notifyMethod(this.rpc, spec, params);
   }
 
   /** Says goodbye with a reason, then closes. */
   bye(bye: Omit<Bye, 'at'>): void {
-    this.send(METHODS.bye, { ...bye, at: Date.now() });
+    this.send(NOTIFICATION_TABLE.bye, { ...bye, at: Date.now() });
     this.rpc.close(new TetherError(bye.reason === 'evicted' ? 'EVICTED' : 'CONNECTION_CLOSED', bye.message, { reason: bye.reason }));
   }
 
   // --- CallObserver -------------------------------------------------------------------
 
   progress(update: CallProgress): void {
-    this.send(METHODS.callProgress, update);
+    this.send(NOTIFICATION_TABLE.callProgress, update);
   }
 
   log(callId: string, level: LogLevel, data: unknown, logger?: string): void {
-    this.send(METHODS.log, { callId, level, data, ...(logger ? { logger } : {}) });
+    this.send(NOTIFICATION_TABLE.log, { callId, level, data, ...(logger ? { logger } : {}) });
   }
 
   get elicit(): CallObserver['elicit'] {
     if (!this.clientCaps?.elicitation) return undefined;
-    return (callId, message, requestedSchema, signal) =>
-      this.rpc.request<ElicitResult>(METHODS.elicit, { callId, message, requestedSchema }, { signal });
+    return (callId, message, requestedSchema, signal) => requestMethod(this.rpc, METHOD_TABLE.elicit, { callId, message, requestedSchema }, { signal });
   }
 
   get sample(): CallObserver['sample'] {
     if (!this.clientCaps?.sampling) return undefined;
-    return (callId, params, signal) => this.rpc.request(METHODS.sample, { ...params, callId }, { signal });
+    return (callId, params, signal) => requestMethod(this.rpc, METHOD_TABLE.sample, { ...params, callId }, { signal });
   }
 
   // --- Handshake ----------------------------------------------------------------------
 
-  private hello(raw: unknown): HelloResult {
-    if (this.authenticated) throw new TetherError('INVALID_REQUEST', 'The handshake was already completed on this connection.');
-    const params = this.parseHello(raw);
-    const { token } = this.core.options;
-    // Proofs only (protocol.md §6.1, §14): a client that sends the token itself would send it
-    // as readily to whatever holds the port while the editor reloads, so it is refused even
-    // when right. Messages name neither the token nor the records folder (the user's home).
-    if (!params.proof) {
-      this.closeSoon(
-        new TetherError(
-          'UNAUTHORIZED',
-          `Host "${this.core.identity.name}" takes only a proof of its token ("proof" in ${METHODS.hello}, protocol.md §6.1), never the token itself: upgrade the client, which should read the token from the host's record under $TETHER_HOME/hosts and prove it knows it.`,
-        ),
-      );
-    } else if (!secretsMatch(params.proof.mac, clientProof(token, params.proof.nonce)) || !this.core.firstUseOf(params.proof.nonce)) {
-      this.closeSoon(
-        new TetherError(
-          'UNAUTHORIZED',
-          `The proof does not match the token of host "${this.core.identity.name}" (or its nonce was used before). Read the current token from the host's record under $TETHER_HOME/hosts and connect again with a fresh nonce.`,
-        ),
-      );
-    }
-    if (!SUPPORTED_PROTOCOL_VERSIONS.includes(params.protocolVersion)) {
-      this.closeSoon(
-        new TetherError(
-          'UNSUPPORTED_VERSION',
-          `Protocol version ${params.protocolVersion} is not supported by this host (it speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}). Upgrade the older side.`,
-          { supported: SUPPORTED_PROTOCOL_VERSIONS, requested: params.protocolVersion },
-        ),
-      );
-    }
+  private hello(params: HelloParams): HelloResult {
+    const refusal = helloRefusal(params, this.core);
+    if (refusal) this.closeSoon(refusal);
     if (this.handshakeTimer) clearTimeout(this.handshakeTimer);
     this.authenticated = true;
     this.clientCaps = params.capabilities ?? {};
@@ -138,20 +108,11 @@ export class HostConnection implements CallObserver {
     this.authenticatedAt = Date.now();
     // Results may be as large as the client reads (a 50 MB screenshot is 67 MB of base64).
     this.rpc.peerAuthenticated({ maxFrameBytes: params.limits?.maxFrameBytes });
-    this.registerHandlers();
+    for (const registration of this.registrations.splice(0)) registration.dispose();
+    this.registrations = serveHostMethods(this, this.core);
     this.startPinging();
     this.core.admitted(this);
-    const result = this.core.helloResult(this.id);
-    // The host's half: it knows the token too, so it is the editor and not whoever holds the port.
-    return params.proof ? { ...result, proof: { mac: hostProof(token, params.proof.nonce) } } : result;
-  }
-
-  private parseHello(raw: unknown): HelloParams {
-    try {
-      return parseParams(HelloParams, raw, METHODS.hello);
-    } catch (error) {
-      this.closeSoon(TetherError.from(error));
-    }
+    return withHostProof(this.core.helloResult(this.id), params, this.core.options.token);
   }
 
   /** Answers with the error, then closes: the error frame goes out before the close. */
@@ -160,62 +121,12 @@ export class HostConnection implements CallObserver {
     throw error;
   }
 
-  private refuseBeforeHandshake(): never {
-    return this.closeSoon(this.handshakeRequired());
-  }
-
-  private handshakeRequired(): TetherError {
-    // Proof, not token: a client must never send the token (protocol.md §14).
-    return new TetherError('HANDSHAKE_REQUIRED', `Send "${METHODS.hello}", with a proof of the token in the host's record, before anything else; closing.`);
-  }
-
-  private registerHandlers(): void {
-    const { calls, catalog } = this.core;
-    this.rpc
-      .onOtherRequest(undefined)
-      .onOtherNotification(undefined)
-      .onRequest(METHODS.ping, () => ({}))
-      // From what the network side holds: answered while the main thread is blocked.
-      .onRequest(METHODS.hostStatus, () => this.core.status())
-      .onRequest(METHODS.toolsList, () => ({ tools: this.core.toolDescriptors() }))
-      .onRequest(METHODS.callStart, (p, context) => calls.start(parseParams(CallStartParams, p, METHODS.callStart), this, context.abandoned))
-      .onRequest(METHODS.callStatus, (p) => calls.status(parseParams(CallRef, p, METHODS.callStatus).callId))
-      .onRequest(METHODS.callCancel, (p) => {
-        const { callId, reason } = parseParams(CallCancelParams, p, METHODS.callCancel);
-        return calls.cancel(callId, reason);
-      })
-      .onRequest(METHODS.resourcesList, () => ({ resources: catalog.listResources() }))
-      .onRequest(METHODS.resourceTemplatesList, () => ({ resourceTemplates: catalog.listTemplates() }))
-      .onRequest(METHODS.resourcesRead, async (p) => ({ contents: await catalog.read(parseParams(UriParams, p, METHODS.resourcesRead).uri) }))
-      .onRequest(METHODS.resourcesSubscribe, (p) => {
-        const { uri } = parseParams(UriParams, p, METHODS.resourcesSubscribe);
-        if (!this.subscriptions.has(uri) && this.subscriptions.size >= MAX_SUBSCRIPTIONS) {
-          throw new TetherError('INVALID_PARAMS', `This connection already follows ${MAX_SUBSCRIPTIONS} resources, the most one may; unsubscribe from some first.`, {
-            field: 'uri',
-            limit: MAX_SUBSCRIPTIONS,
-          });
-        }
-        this.subscriptions.add(uri);
-        return {};
-      })
-      .onRequest(METHODS.resourcesUnsubscribe, (p) => {
-        this.subscriptions.delete(parseParams(UriParams, p, METHODS.resourcesUnsubscribe).uri);
-        return {};
-      })
-      .onRequest(METHODS.promptsList, () => ({ prompts: catalog.listPrompts() }))
-      .onRequest(METHODS.promptsGet, (p) => {
-        const { name, arguments: args } = parseParams(PromptGetParams, p, METHODS.promptsGet);
-        return catalog.getPrompt(name, args);
-      })
-      .onRequest(METHODS.complete, (p) => catalog.complete(parseParams(CompleteParams, p, METHODS.complete)));
-  }
-
   /** Host-side liveness: a client that stops answering pings is dropped (its calls carry on). */
   private startPinging(): void {
     const interval = this.core.options.pingIntervalMs;
     if (interval <= 0) return;
     this.pingTimer = setInterval(() => {
-      this.rpc.request(METHODS.ping, undefined, { timeoutMs: interval }).catch((error: unknown) => {
+      requestMethod(this.rpc, METHOD_TABLE.ping, undefined, { timeoutMs: interval }).catch((error: unknown) => {
         if (this.rpc.isOpen) this.rpc.close(new TetherError('REQUEST_TIMEOUT', `Client stopped answering pings: ${(error as Error).message}`));
       });
     }, interval);
@@ -225,9 +136,9 @@ export class HostConnection implements CallObserver {
   private dispose(): void {
     if (this.handshakeTimer) clearTimeout(this.handshakeTimer);
     if (this.pingTimer) clearInterval(this.pingTimer);
+    for (const registration of this.registrations.splice(0)) registration.dispose();
     this.authenticated = false;
     this.core.calls.detach(this);
     this.core.forget(this);
   }
 }
-

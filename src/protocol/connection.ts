@@ -18,6 +18,8 @@ import {
   type RequestMessage,
   type ResponseMessage,
 } from './messages.js';
+import type { MethodParams, MethodReturn, MethodSpec } from './method-table.js';
+import { parseParams } from './methods.js';
 import type { Transport } from './transport.js';
 
 export type ConnectionState = 'open' | 'closed';
@@ -49,6 +51,21 @@ class IncomingRequest implements RequestContext {
 
 export type RequestHandler = (params: unknown, context: RequestContext) => unknown;
 export type NotificationHandler = (params: unknown, connection: RpcConnection) => void;
+/** A handler of one method of the table: its params validated and typed, its answer typed. */
+export type MethodHandler<S extends MethodSpec> = (params: MethodParams<S>, context: RequestContext) => MethodReturn<S> | Promise<MethodReturn<S>>;
+
+/** What a registration returns: dispose() removes the handler (unless another replaced it since). */
+export interface Registration {
+  dispose(): void;
+}
+
+export interface HandleOptions {
+  /**
+   * Answers params that fail their schema, instead of INVALID_PARAMS alone: what it returns
+   * or throws is the answer (the handshake closes the connection after answering).
+   */
+  onInvalidParams?(error: TetherError, context: RequestContext): unknown;
+}
 
 export interface RequestOptions {
   signal?: AbortSignal;
@@ -122,6 +139,30 @@ export class RpcConnection {
   onNotification(method: string, handler: NotificationHandler): this {
     this.notificationHandlers.set(method, handler);
     return this;
+  }
+
+  /**
+   * Handles one method of the method table: params that fail its schema are answered
+   * INVALID_PARAMS naming the field (parseParams), and never reach the handler.
+   */
+  handle<S extends MethodSpec>(spec: S, handler: MethodHandler<S>, options: HandleOptions = {}): Registration {
+    const { method } = spec;
+    const handleRaw: RequestHandler = (raw, context) => {
+      let params: MethodParams<S>;
+      try {
+        params = parseParams(spec.params, raw, method) as MethodParams<S>;
+      } catch (error) {
+        if (!options.onInvalidParams) throw error;
+        return options.onInvalidParams(TetherError.from(error), context);
+      }
+      return handler(params, context);
+    };
+    this.requestHandlers.set(method, handleRaw);
+    return {
+      dispose: () => {
+        if (this.requestHandlers.get(method) === handleRaw) this.requestHandlers.delete(method);
+      },
+    };
   }
 
   /** Handles requests no specific handler claims (default: METHOD_NOT_FOUND). */

@@ -11,6 +11,8 @@ export * from './transport.js';
 export * from './connection.js';
 export * from './lazy-abort.js';
 export * from './methods.js';
+export * from './method-table.js';
+export * from './method-requests.js';
 export * from './canonical-json.js';
 export * from './json-depth.js';
 export * from './lifted-strings.js';

@@ -3,7 +3,10 @@ import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CallJournal, FileJournalStore, MemoryJournalStore, hashArguments, type JournalEntry } from '../../src/host/call-journal.js';
+import { CallJournal } from '../../src/host/call-journal.js';
+import { FileJournalStore } from '../../src/host/file-journal-store.js';
+import { hashArguments, type JournalEntry } from '../../src/host/journal-entry.js';
+import { MemoryJournalStore } from '../../src/host/journal-store.js';
 import { canonicalJson } from '../../src/protocol/index.js';
 import { faultyDisk } from './faulty-disk.js';
 

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { basename } from 'node:path';
-import type { JournalFileSystem } from '../../src/host/call-journal.js';
+import type { JournalFileSystem } from '../../src/host/file-journal-store.js';
 
 function fault(code: string, syscall: string): NodeJS.ErrnoException {
   const messages: Record<string, string> = { ENOSPC: 'no space left on device', EIO: 'i/o error' };

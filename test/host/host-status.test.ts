@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Host, type HostOptions } from '../../src/host/index.js';
-import type { JournalEntry } from '../../src/host/call-journal.js';
+import type { JournalEntry } from '../../src/host/journal-entry.js';
 import { connectToHost, type HostSession } from '../../src/link/host-client.js';
 import { HostStatusResult, METHODS, type CallStatus } from '../../src/protocol/index.js';
 import { deferred } from '../link/fake-host.js';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import * as zm from 'zod/mini';
 import { z as z3 } from 'zod/v3';
 import { RawConnection } from '../../src/conformance/raw-connection.js';
-import { MAX_SUBSCRIPTIONS } from '../../src/host/host-connection.js';
+import { MAX_SUBSCRIPTIONS } from '../../src/host/host-methods.js';
 import { Host, type HostOptions } from '../../src/host/index.js';
 import { connectToHost, type HostSession } from '../../src/link/host-client.js';
 import { METHODS, TetherError } from '../../src/protocol/index.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { FileJournalStore } from '../../src/host/call-journal.js';
+import { FileJournalStore } from '../../src/host/file-journal-store.js';
 import { Host } from '../../src/host/index.js';
 import { connectToHost } from '../../src/link/host-client.js';
 import { METHODS, type TetherError } from '../../src/protocol/index.js';

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { CallObserver } from '../../src/host/calls.js';
-import { FileJournalStore, hashArguments, type JournalEntry } from '../../src/host/call-journal.js';
+import type { CallObserver } from '../../src/host/call-observer.js';
+import { FileJournalStore } from '../../src/host/file-journal-store.js';
+import { hashArguments, type JournalEntry } from '../../src/host/journal-entry.js';
 import { Host } from '../../src/host/index.js';
 import type { CallState } from '../../src/protocol/index.js';
 

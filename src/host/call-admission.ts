@@ -1,0 +1,58 @@
+/**
+ * What a new callId becomes: its journal entry (as "queued", the arguments validated and
+ * hashed, the agent as journaled), and what an identical call already in flight means for
+ * it under the tool's duplicate policy: refused, sharing that one execution, or running on its own.
+ */
+import type { Agent, CallStartParams } from '../protocol/index.js';
+import { callErrors } from './call-errors.js';
+import { hashArguments, type JournalEntry } from './journal-entry.js';
+import { duplicatePolicyOf, type RegisteredTool } from './tools.js';
+
+/** The arguments' hash, or INVALID_ARGUMENTS for arguments nested too deeply to walk (thousands of levels). */
+export function readableArgumentsHash(tool: string, args: unknown): string {
+  try {
+    return hashArguments(tool, args);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw callErrors.tooDeep(tool);
+  }
+}
+
+/** The "queued" entry of a new call on `lane`, its arguments validated by the tool (INVALID_ARGUMENTS otherwise). */
+export function queuedEntry(params: CallStartParams, tool: RegisteredTool, argsHash: string, lane: string): JournalEntry {
+  const validated = tool.validate(params.arguments ?? {});
+  const deadlineMs = params.deadlineMs ?? tool.descriptor.execution.deadlineMs;
+  return {
+    callId: params.callId,
+    tool: params.tool,
+    arguments: validated,
+    argsHash,
+    lane,
+    state: 'queued',
+    queuedAt: Date.now(),
+    ...(deadlineMs === undefined ? {} : { deadlineMs }),
+    ...(tool.descriptor.annotations.readOnlyHint ? { volatile: true as const } : {}),
+    ...(params.agent ? { agent: agentOf(params.agent) } : {}),
+  };
+}
+
+/**
+ * What an identical call in flight (`twin`) means for a new one: the execution it shares (the
+ * entry becoming its alias, in its state), none when it runs on its own, or DUPLICATE_CALL
+ * when the tool rejects twins.
+ */
+export function executionToShare<Call extends { entry: JournalEntry }>(entry: JournalEntry, tool: RegisteredTool, twin: Call | undefined): Call | undefined {
+  const policy = duplicatePolicyOf(tool.descriptor);
+  if (twin && policy === 'reject') throw callErrors.duplicate(entry.tool, entry.callId, twin.entry);
+  if (!twin || policy !== 'attach') return undefined;
+  // The incident-1 shape: a re-sent build must not queue a second build behind the first.
+  entry.aliasOf = twin.entry.callId;
+  entry.state = twin.entry.state;
+  if (twin.entry.startedAt !== undefined) entry.startedAt = twin.entry.startedAt;
+  return twin;
+}
+
+/** The agent as journaled: its name and version only, whatever else the client sent. */
+function agentOf(agent: Agent): Agent {
+  return { name: agent.name, ...(agent.version === undefined ? {} : { version: agent.version }) };
+}

@@ -1,0 +1,293 @@
+/**
+ * The call engine's coordinator: the at-most-once rules of a host. Each callId is journaled
+ * before it is queued and before it runs; a repeat of a known callId attaches to the live
+ * call or gets the stored outcome; an identical call (same tool, same canonical arguments)
+ * arriving while one is in flight shares that one execution when the tool's duplicate policy
+ * says "attach". Calls can be queried and cancelled by callId; a shared call is cancelled only
+ * when every requester has cancelled. The rooms it coordinates: admission (call-admission.ts),
+ * the journal (call-journal.ts), live calls (live-call.ts), the fair main-thread executor
+ * (executor.ts), the runner of a tool (call-runner.ts), outcomes (call-outcomes.ts), the
+ * requeue grace (requeue-grace.ts) and the heartbeat (heartbeat.ts).
+ */
+import {
+  HOST_STATUS_MAX_ENTRIES,
+  TetherError,
+  type Abortable,
+  type CallStartParams,
+  type CallStartResult,
+  type CallStatus,
+  type DuplicatePolicy,
+  type ToolResult,
+} from '../protocol/index.js';
+import type { CallJournal } from './call-journal.js';
+import { executionToShare, queuedEntry, readableArgumentsHash } from './call-admission.js';
+import { callErrors } from './call-errors.js';
+import type { CallObserver } from './call-observer.js';
+import { callOverview, type CallOverview } from './call-overview.js';
+import { copyOutcome, outcomeOf, recordFinal, stateFor, statusOf, wireError } from './call-outcomes.js';
+import { CallRunner } from './call-runner.js';
+import { MainThreadExecutor } from './executor.js';
+import { HeartbeatTicker } from './heartbeat.js';
+import { isFinal, type JournalEntry } from './journal-entry.js';
+import { LiveCall, type CallListener } from './live-call.js';
+import { RequeueGrace } from './requeue-grace.js';
+import { duplicatePolicyOf, unknownTool, type RegisteredTool } from './tools.js';
+
+export interface CallManagerOptions {
+  journal: CallJournal;
+  tools(): ReadonlyMap<string, RegisteredTool>;
+  /** Longest silence allowed while a call is queued or running. */
+  heartbeatMs: number;
+  /** Execution deadline when neither the call nor the tool sets one. */
+  defaultDeadlineMs: number;
+  /**
+   * After a restart or a reload, how long the calls queued before it wait for their
+   * requesters to come back before they run (protocol.md §8.5): a cancel sent while the host
+   * was away must still find them queued. 0 runs them at once.
+   */
+  requeueGraceMs?: number;
+}
+
+export class CallManager {
+  /** Live calls by every callId that requests them (the executing one and its aliases). */
+  private readonly live = new Map<string, LiveCall>();
+  /** Every execution queued or running (what the heartbeat walks). */
+  private readonly executions = new Set<LiveCall>();
+  /** Executions that identical calls may share or be refused by, by tool and canonical arguments. */
+  private readonly inFlight = new Map<string, LiveCall>();
+  private readonly journal: CallJournal;
+  private readonly runner: CallRunner;
+  private readonly executor = new MainThreadExecutor<LiveCall>((call) => this.runner.run(call));
+  private readonly heartbeat: HeartbeatTicker<LiveCall>;
+  private readonly grace = new RequeueGrace<LiveCall>();
+
+  constructor(private readonly options: CallManagerOptions) {
+    this.journal = options.journal;
+    this.runner = new CallRunner({
+      journal: options.journal,
+      tools: () => options.tools(),
+      defaultDeadlineMs: options.defaultDeadlineMs,
+      finish: (call, result, error) => this.finish(call, result, error),
+    });
+    this.heartbeat = new HeartbeatTicker(options.heartbeatMs, () => this.executions, (call) => call.sendProgress(true));
+  }
+
+  /**
+   * Loads the journal a previous life left and queues again the calls that never started.
+   * Every execution has its aliases back before the first is queued: one may start at once,
+   * and its aliases must go "running" with it. Withdrawals are journaled, so they still
+   * hold: an execution whose requesters had all withdrawn is cancelled and never runs, and a
+   * withdrawn alias cut off while running ends cancelled, as its requests were told.
+   */
+  restore(): void {
+    const { requeue, interrupted } = this.journal.load();
+    for (const alias of interrupted.filter((e) => e.aliasOf && e.withdrawn)) copyOutcome(this.journal, alias, undefined);
+    const calls = requeue.filter((e) => !e.aliasOf).map((entry) => this.track(entry));
+    for (const alias of requeue.filter((e) => e.aliasOf)) {
+      const call = this.live.get(alias.aliasOf as string);
+      if (call) this.addRequester(call, alias);
+      else copyOutcome(this.journal, alias, this.journal.get(alias.aliasOf as string));
+    }
+    const graceMs = this.options.requeueGraceMs ?? 0;
+    const wanted = calls.filter((call) => [...call.requesters.values()].some((r) => !r.entry.withdrawn));
+    if (wanted.length > 0 && graceMs > 0) {
+      // Their requesters may have cancelled while the host was away: the cancel arrives once
+      // they reconnect. Until every one of them is back, or the grace ends, nothing starts.
+      this.executor.hold();
+      this.grace.begin(wanted, graceMs, (offThread) => this.endGrace(offThread));
+    }
+    for (const call of calls) {
+      if (wanted.includes(call)) this.schedule(call);
+      else this.finish(call, undefined, callErrors.everyRequesterWithdrew(call.entry.callId));
+    }
+  }
+
+  /**
+   * Starts (or attaches to, or replays) a call. `abandoned` is the request's own: when the
+   * connection abandons the request it stops hearing about the call, which carries on;
+   * cancelling the call itself is calls/cancel.
+   */
+  async start(params: CallStartParams, observer: CallObserver, abandoned?: Abortable): Promise<CallStartResult> {
+    const argsHash = readableArgumentsHash(params.tool, params.arguments ?? {});
+    const known = this.journal.get(params.callId);
+    if (known) {
+      if (known.tool !== params.tool || known.argsHash !== argsHash) throw callErrors.conflict(params.callId, known.tool);
+      const waiting = this.await(params.callId, observer, abandoned, params.attachOnly === true);
+      this.grace.requesterBack(this.live.get(params.callId));
+      return waiting;
+    }
+    if (params.attachOnly) throw callErrors.unknownOnAttach(params.callId);
+    const tool = this.options.tools().get(params.tool);
+    if (!tool) throw unknownTool(params.tool, this.options.tools().keys());
+    const entry = queuedEntry(params, tool, argsHash, observer.id);
+    const shared = executionToShare(entry, tool, this.inFlight.get(argsHash));
+    if (shared) {
+      this.accept(entry);
+      this.addRequester(shared, entry);
+      return this.await(params.callId, observer, abandoned);
+    }
+    this.accept(entry);
+    // Its listener attached (so the starter hears even the first "running" progress) and its
+    // requester waiting before it is scheduled: a tool that fails at once, as it is called,
+    // ends the call right there, and must find its requester there, or the answer would
+    // read as a replay.
+    const call = this.track(entry, { observer, callId: entry.callId, waiting: 0 });
+    const outcome = this.await(params.callId, observer, abandoned);
+    this.schedule(call);
+    return outcome;
+  }
+
+  status(callId: string): CallStatus {
+    const entry = this.journal.get(callId);
+    if (!entry) throw callErrors.unknown(callId);
+    const call = this.live.get(callId);
+    return statusOf(entry, call && entry.state === 'queued' ? this.executor.position(call) : undefined);
+  }
+
+  /** What host/status says of calls (see call-overview.ts). */
+  overview(max = HOST_STATUS_MAX_ENTRIES, now = Date.now()): CallOverview {
+    return callOverview({ executions: this.executions, executor: this.executor, journal: this.journal, status: (callId) => this.status(callId) }, max, now);
+  }
+
+  /**
+   * Cancels for this requester. While other requesters still want a shared call, only this
+   * one withdraws (its request ends as cancelled; the call goes on). Otherwise: queued, the
+   * call is removed and never runs; running, its signal fires and the tool decides.
+   */
+  cancel(callId: string, reason = 'Cancelled by the client.'): CallStatus {
+    const call = this.live.get(callId);
+    const requester = call?.requesters.get(callId);
+    if (!call || !requester) return this.status(callId);
+    const started = call.entry.state === 'running';
+    const others = [...call.requesters.entries()].filter(([id, r]) => id !== callId && !r.entry.withdrawn).length;
+    if (others > 0) {
+      const error = callErrors.withdrawn(callId, reason, started, others);
+      // Journaled before anyone hears of it: a reload must not make this requester want the call again.
+      requester.entry.withdrawn = wireError(error);
+      try {
+        this.journal.save(requester.entry);
+      } catch (failure) {
+        delete requester.entry.withdrawn;
+        throw callErrors.withdrawalNotJournaled(callId, failure);
+      }
+      for (const notify of requester.onWithdraw) notify(error);
+      return this.status(callId);
+    }
+    if (call.entry.state === 'queued' && (this.executor.remove(call) || this.grace.releaseOffThread(call))) {
+      this.finish(call, undefined, callErrors.cancelledQueued(callId, reason));
+    } else if (started) {
+      call.abort?.abort(callErrors.cancelledRunning(callId, reason));
+    }
+    return this.status(callId);
+  }
+
+  /** The connection is gone: it stops hearing about calls, which carry on for whoever re-attaches. */
+  detach(observer: CallObserver): void {
+    for (const call of new Set(this.live.values())) call.detach(observer);
+  }
+
+  /** Stops the timers and starts nothing more; live calls stay journaled as they are. */
+  dispose(): void {
+    this.executor.pause();
+    this.grace.dispose();
+    this.heartbeat.stop();
+  }
+
+  /** The requeued calls may run: their requesters are back (or had their chance). */
+  private endGrace(offThread: LiveCall[]): void {
+    this.executor.release();
+    for (const call of offThread) if (call.entry.state === 'queued') void this.runner.run(call);
+  }
+
+  /** Waits for the outcome under `callId`: the call settling, this requester withdrawing, or the request being abandoned. */
+  private await(callId: string, observer: CallObserver, abandoned?: Abortable, attachOnly = false): Promise<CallStartResult> {
+    const call = this.live.get(callId);
+    const requester = call?.requesters.get(callId);
+    if (!call || !requester) return replay(this.journal.get(callId) as JournalEntry);
+    // Re-attaching (a client back after a dropped connection) asks how its call stands, and a
+    // requester that withdrew stands withdrawn: only a new calls/start wants the call again.
+    if (requester.entry.withdrawn && attachOnly) {
+      const { code, message, data } = requester.entry.withdrawn;
+      return Promise.reject(new TetherError(code as TetherError['code'], message, { ...data, callId }));
+    }
+    if (requester.entry.withdrawn) {
+      // Asking again is wanting it again. Should the journal not take that, it still says
+      // withdrawn, which can only get the call cancelled, and that is what this request hears.
+      delete requester.entry.withdrawn;
+      try {
+        this.journal.save(requester.entry);
+      } catch {
+        // As above.
+      }
+    }
+    return call.outcomeFor(requester, observer, abandoned);
+  }
+
+  /**
+   * Ends an execution: its final state journaled, then every alias's, then every waiting
+   * request answered. Nothing is sent for it after this.
+   */
+  private finish(call: LiveCall, result: ToolResult | undefined, error: TetherError | undefined): void {
+    const { entry } = call;
+    if (isFinal(entry)) return;
+    if (error) recordFinal(this.journal, entry, stateFor(error), undefined, wireError(error));
+    else recordFinal(this.journal, entry, 'completed', result ?? { content: [] }, undefined);
+    for (const [callId, requester] of call.requesters) {
+      this.live.delete(callId);
+      if (requester.entry !== entry) copyOutcome(this.journal, requester.entry, entry);
+    }
+    if (this.inFlight.get(entry.argsHash) === call) this.inFlight.delete(entry.argsHash);
+    this.executions.delete(call);
+    this.grace.requesterBack(call);
+    for (const waiter of call.waiters) waiter();
+    if (this.executions.size === 0) this.heartbeat.stop();
+    this.journal.prune();
+  }
+
+  private policyOf(toolName: string): DuplicatePolicy {
+    const tool = this.options.tools().get(toolName);
+    return tool ? duplicatePolicyOf(tool.descriptor) : 'allow';
+  }
+
+  /** Makes a queued entry a live execution that requesters can attach to; schedule runs it. */
+  private track(entry: JournalEntry, listener?: CallListener): LiveCall {
+    const call = new LiveCall(entry, listener);
+    this.addRequester(call, entry);
+    this.executions.add(call);
+    // An 'allow' twin runs on its own and must not take the place of the one others share.
+    if (!this.inFlight.has(entry.argsHash) && this.policyOf(entry.tool) !== 'allow') this.inFlight.set(entry.argsHash, call);
+    return call;
+  }
+
+  private schedule(call: LiveCall): void {
+    call.waited = this.executor.busy || this.executor.queued > 0;
+    // A tool that says it does not need the main thread does not wait for it (unless held for its requesters).
+    if (this.options.tools().get(call.entry.tool)?.descriptor.execution.mainThread !== false) this.executor.enqueue(call.entry.lane, call);
+    else if (this.grace.isHolding(call)) this.grace.holdOffThread(call);
+    else void this.runner.run(call);
+    // Queued behind other work: said at once, not at the first heartbeat (a call that starts
+    // at once has already said "running", or needs to say nothing before its result).
+    if (call.entry.state === 'queued' && call.waited) call.sendProgress(false);
+    this.heartbeat.ensure();
+  }
+
+  /** Journals a new callId; one the journal cannot take is not accepted, and nothing ran. */
+  private accept(entry: JournalEntry): void {
+    try {
+      this.journal.save(entry);
+    } catch (failure) {
+      this.journal.forget(entry.callId);
+      throw callErrors.notAccepted(entry.callId, entry.tool, failure);
+    }
+  }
+
+  private addRequester(call: LiveCall, entry: JournalEntry): void {
+    call.addRequester(entry);
+    this.live.set(entry.callId, call);
+  }
+}
+
+/** The answer to a repeat of a callId that has ended: its stored outcome, replayed. */
+async function replay(entry: JournalEntry): Promise<CallStartResult> {
+  return outcomeOf(entry, true);
+}

@@ -1,0 +1,89 @@
+/**
+ * Runs one execution's tool: journals "running" for every requester first (from then on a
+ * crash means interrupted, never a silent second run), arms its deadline, calls the handler,
+ * and hands the outcome back, a result MCP clients would refuse being the tool's failure.
+ */
+import { LazyAbort, TetherError, type ToolResult } from '../protocol/index.js';
+import type { CallJournal } from './call-journal.js';
+import { callErrors } from './call-errors.js';
+import type { LiveCall } from './live-call.js';
+import { toolContextFor } from './tool-context.js';
+import { toToolResult, unknownTool, type RegisteredTool, type ToolReturn } from './tools.js';
+
+/** The longest a timer waits (2^31 - 1 ms, 24.8 days): past it, Node fires at once. A longer deadline is this one. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+export interface CallRunnerOptions {
+  journal: CallJournal;
+  tools(): ReadonlyMap<string, RegisteredTool>;
+  /** Execution deadline when neither the call nor the tool sets one. */
+  defaultDeadlineMs: number;
+  /** Ends the execution with its result or its error (every requester answered). */
+  finish(call: LiveCall, result: ToolResult | undefined, error: TetherError | undefined): void;
+}
+
+export class CallRunner {
+  constructor(private readonly options: CallRunnerOptions) {}
+
+  async run(call: LiveCall): Promise<void> {
+    const { entry } = call;
+    const { finish } = this.options;
+    const tool = this.options.tools().get(entry.tool);
+    if (!tool) {
+      finish(call, undefined, unknownTool(entry.tool, this.options.tools().keys()));
+      return;
+    }
+    if (!this.journalStart(call)) return;
+    const abort = new LazyAbort();
+    call.abort = abort;
+    // A call that started at once needs no "running" notice (one frame less per call);
+    // one that waited in the queue does, and heartbeats follow either way.
+    if (call.waited) call.sendProgress(false);
+
+    const deadlineMs = entry.deadlineMs ?? this.options.defaultDeadlineMs;
+    const deadline = setTimeout(() => abort.abort(callErrors.deadlineExceeded(entry.callId, entry.tool, deadlineMs)), Math.min(deadlineMs, MAX_TIMER_MS));
+    deadline.unref();
+
+    let value: ToolReturn;
+    try {
+      value = await tool.handler(entry.arguments, toolContextFor(call, abort));
+    } catch (error) {
+      finish(call, undefined, abort.reason ?? callErrors.toolFailure(entry.tool, error));
+      return;
+    } finally {
+      clearTimeout(deadline);
+    }
+    let result: ToolResult;
+    try {
+      result = toToolResult(value, entry.tool, tool.checkOutput);
+    } catch (error) {
+      // The tool ran to its end, cancelled or not: its result is what is wrong, and says so.
+      finish(call, undefined, TetherError.from(error));
+      return;
+    }
+    finish(call, result, undefined);
+  }
+
+  /**
+   * Journals "running" for every requester before the tool runs. A tool whose start cannot be
+   * journaled does not run (a crash would run it again): the call fails, nothing started.
+   */
+  private journalStart(call: LiveCall): boolean {
+    const now = Date.now();
+    try {
+      for (const requester of call.requesters.values()) {
+        requester.entry.state = 'running';
+        requester.entry.startedAt = now;
+        this.options.journal.save(requester.entry);
+      }
+      return true;
+    } catch (failure) {
+      for (const { entry: requester } of call.requesters.values()) {
+        requester.state = 'queued';
+        delete requester.startedAt;
+      }
+      this.options.finish(call, undefined, callErrors.notStarted(call.entry.callId, call.entry.tool, failure));
+      return false;
+    }
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * A journal entry: what the host records about one callId, from "queued" to its final state,
+ * and the fingerprint (tool and canonical arguments) that ties a repeat of the callId, or an
+ * identical call, to it.
+ */
+import * as crypto from 'node:crypto';
+import { canonicalJson, type Agent, type CallState, type ToolResult } from '../protocol/index.js';
+
+export interface JournalError {
+  code: string;
+  message: string;
+  data?: Record<string, unknown>;
+}
+
+export interface JournalEntry {
+  callId: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  /** Hash of the canonical arguments: a repeat of the callId must carry the same ones. */
+  argsHash: string;
+  /** The fairness lane (connection) the call was queued on. */
+  lane: string;
+  state: CallState;
+  queuedAt: number;
+  startedAt?: number;
+  finishedAt?: number;
+  deadlineMs?: number;
+  /** Set when this callId shares the execution of an identical call already in flight. */
+  aliasOf?: string;
+  /** The agent that asked for the call (calls/start's `agent`); absent in journals written before it existed. */
+  agent?: Agent;
+  /**
+   * Set when this callId withdrew from a shared execution that others still wanted
+   * (calls/cancel): the CANCELLED error its requests got. An alias that withdrew ends
+   * cancelled with it, whatever the execution's outcome.
+   */
+  withdrawn?: JournalError;
+  /**
+   * Kept in memory only. Read-only calls need no durable record: running one again after a
+   * restart is harmless, and skipping the disk keeps them fast.
+   */
+  volatile?: true;
+  result?: ToolResult;
+  error?: JournalError;
+}
+
+export const FINAL_STATES: ReadonlySet<CallState> = new Set(['completed', 'failed', 'cancelled', 'interrupted']);
+
+export function isFinal(entry: JournalEntry): boolean {
+  return FINAL_STATES.has(entry.state);
+}
+
+export function hashArguments(tool: string, args: unknown): string {
+  return sha256Hex(`${tool}\0${canonicalJson(args)}`).slice(0, 32);
+}
+
+/**
+ * One call of crypto.hash (Node 20.12 and later) instead of a Hash object: a host hashes every
+ * call's arguments, and the object (a native handle the GC must track) made it cost about
+ * twice as much in isolation (1.7 against 0.9 us). Same digest either way, so journals written
+ * before still match.
+ */
+const sha256Hex: (text: string) => string =
+  typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text, 'hex') : (text) => crypto.createHash('sha256').update(text).digest('hex');
