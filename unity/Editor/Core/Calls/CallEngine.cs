@@ -12,7 +12,7 @@ using Tether.Core.Tools;
 namespace Tether.Core.Calls
 {
     /// <summary>
-    /// The at-most-once engine of a host (protocol.md §7.4–§8, port of src/host/calls.ts). Each
+    /// The at-most-once engine of a host (protocol.md §7.4–§8, port of src/host/call-manager.ts and the rooms it coordinates). Each
     /// callId is journaled before it is queued and before it runs; a repeat of a known callId
     /// attaches to the live call or gets the stored outcome; an identical call (same tool, same
     /// canonical arguments) arriving while one is in flight shares that one execution when the

@@ -7,7 +7,7 @@ namespace Tether.Core.Calls
 {
     /// <summary>
     /// The errors the call engine raises, each saying what happened and what to do
-    /// (src/host/calls.ts), with the data fields protocol.md §7.4–§8 give them.
+    /// (src/host/call-errors.ts), with the data fields protocol.md §7.4–§8 give them.
     /// </summary>
     internal static class CallErrors
     {
