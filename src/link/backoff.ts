@@ -1,7 +1,8 @@
 /**
- * Reconnection backoff: exponential with full jitter. Its state survives a flap: a host that
- * accepts and then drops the connection quickly does not reset the delay, so it is not
- * hammered; only a connection that stayed up for `healthyAfterMs` starts over.
+ * Reconnection timing: the delay before the next try and its timer. The backoff is exponential
+ * with full jitter, and its state survives a flap: a host that accepts and then drops the
+ * connection quickly does not reset the delay, so it is not hammered; only a connection that
+ * stayed up for `healthyAfterMs` starts over.
  */
 export interface BackoffOptions {
   initialMs?: number;
@@ -48,5 +49,23 @@ export class Backoff {
   disconnected(now = Date.now()): void {
     if (this.connectedAt !== undefined && now - this.connectedAt >= this.healthyAfterMs) this.attempt = 0;
     this.connectedAt = undefined;
+  }
+}
+
+/** The one retry a link has pending: scheduling another replaces it; it never keeps the process alive. */
+export class RetryTimer {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly run: () => void) {}
+
+  after(delayMs: number): void {
+    this.cancel();
+    this.timer = setTimeout(this.run, delayMs);
+    this.timer.unref();
+  }
+
+  cancel(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
   }
 }

@@ -3,6 +3,7 @@
  * Node, so a host or client in any JavaScript runtime can use it as it is.
  */
 export * from './errors.js';
+export * from './error-registry.js';
 export * from './messages.js';
 export * from './limits.js';
 export * from './frame-decoder.js';

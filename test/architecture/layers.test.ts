@@ -3,57 +3,22 @@
  * These checks read the sources with the TypeScript parser, so comments and strings that
  * merely mention "process" or "fs" do not count, while real imports and references do.
  */
-import { readFileSync, readdirSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { SRC_DIR, moduleSpecifiers, parse, readSources } from './source-imports.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const PROTOCOL_DIR = join(ROOT, 'src/protocol');
-const MAX_LINES = 400;
+const PROTOCOL_DIR = join(SRC_DIR, 'protocol');
 
 const NAMED_BUILTINS = ['net', 'fs', 'path', 'os', 'crypto', 'child_process', 'worker_threads', 'http'];
 const BUILTINS = new Set([...NAMED_BUILTINS, ...builtinModules.filter((name) => !name.startsWith('_'))]);
 const FORBIDDEN_GLOBALS = new Set(['Buffer', 'process']);
 
-function listTsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return listTsFiles(path);
-    return entry.isFile() && entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
-
 function isNodeModule(specifier: string): boolean {
   if (specifier.startsWith('node:')) return true;
   const [first] = specifier.split('/');
   return BUILTINS.has(specifier) || BUILTINS.has(first as string);
-}
-
-/** Every module specifier the source loads: static and type imports, re-exports, import(), require(). */
-function moduleSpecifiers(source: ts.SourceFile): string[] {
-  const found: string[] = [];
-  const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      found.push(node.moduleSpecifier.text);
-    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) {
-      const expression = node.moduleReference.expression;
-      if (ts.isStringLiteral(expression)) found.push(expression.text);
-    } else if (ts.isCallExpression(node)) {
-      const callee = node.expression;
-      const isDynamicImport = callee.kind === ts.SyntaxKind.ImportKeyword;
-      const isRequire = ts.isIdentifier(callee) && callee.text === 'require';
-      const [argument] = node.arguments;
-      if ((isDynamicImport || isRequire) && argument && ts.isStringLiteralLike(argument)) found.push(argument.text);
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
-      found.push(node.argument.literal.text);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
 }
 
 /** References to Node-only globals: `Buffer`, `process`, also via globalThis. Property names like `x.process` are fine. */
@@ -88,17 +53,7 @@ function isGlobalObject(node: ts.Expression): boolean {
   return ts.isIdentifier(node) && ['globalThis', 'global', 'window', 'self'].includes(node.text);
 }
 
-function parse(name: string, text: string): ts.SourceFile {
-  return ts.createSourceFile(name, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-}
-
-function countLines(text: string): number {
-  if (text.length === 0) return 0;
-  const lines = text.split(/\r?\n/);
-  return text.endsWith('\n') ? lines.length - 1 : lines.length;
-}
-
-const files = listTsFiles(PROTOCOL_DIR).map((path) => ({ name: relative(ROOT, path), text: readFileSync(path, 'utf8') }));
+const files = readSources(PROTOCOL_DIR);
 
 describe('the checkers themselves', () => {
   it('flag Node imports in every form, and nothing else', () => {
@@ -141,13 +96,6 @@ describe('the checkers themselves', () => {
     );
     expect(forbiddenGlobalReferences(source)).toEqual(['Buffer (line 1)', 'process (line 2)', 'process (line 3)', "globalThis['Buffer']"]);
   });
-
-  it('count lines with or without a final newline', () => {
-    expect(countLines('a\nb\n')).toBe(2);
-    expect(countLines('a\nb')).toBe(2);
-    expect(countLines('a\r\nb\r\nc\r\n')).toBe(3);
-    expect(countLines('')).toBe(0);
-  });
 });
 
 describe('src/protocol stays portable', () => {
@@ -165,10 +113,5 @@ describe('src/protocol stays portable', () => {
 
   it.each(files.map((file) => [file.name, file.text]))('%s references neither Buffer nor process', (name, text) => {
     expect(forbiddenGlobalReferences(parse(name, text))).toEqual([]);
-  });
-
-  it(`has no file over ${MAX_LINES} lines`, () => {
-    const tooLong = files.map((file) => ({ name: file.name, lines: countLines(file.text) })).filter((file) => file.lines > MAX_LINES);
-    expect(tooLong).toEqual([]);
   });
 });

@@ -44,7 +44,36 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+/** What one chaos run of the fast suite does; the slow suite runs it longer. */
+export const CHAOS_RUN = { agents: 4, operationsPerAgent: 25, chaosEveryMs: [400, 1_200], thinkMs: [100, 500] } satisfies Omit<ChaosOptions, 'seed'>;
+
+/** Replays a run: its seed, whichever suite it came from, given to the same test again. */
+export const SEED_VARIABLE = 'TETHER_CHAOS_SEED';
+
+/**
+ * The seed of this run: TETHER_CHAOS_SEED when set (to replay a failure), else `fallback` (the
+ * fast suite's fixed seed, or the slow suite's random one). Printed, so any run can be replayed.
+ */
+export function chaosSeed(fallback: number): number {
+  const given = process.env[SEED_VARIABLE];
+  const seed = given === undefined || given === '' ? fallback : Number(given);
+  if (!Number.isSafeInteger(seed)) throw new Error(`${SEED_VARIABLE}=${given} is not an integer seed.`);
+  console.info(`chaos seed ${seed} (${replayHint(seed)})`);
+  return seed;
+}
+
+function replayHint(seed: number): string {
+  return `replay: run the same test with ${SEED_VARIABLE}=${seed}`;
+}
+
 const RETRY_CODES = new Set(['HOST_UNAVAILABLE', 'CONNECTION_CLOSED', 'HOST_NOT_FOUND', 'REQUEST_TIMEOUT']);
+
+/** What a run did, in one line: its operations' outcomes and the chaos it met. */
+export function summary(seed: number, { operations, events }: { operations: Operation[]; events: string[] }): string {
+  const tally: Record<string, number> = {};
+  for (const op of operations) tally[op.outcome ?? 'none'] = (tally[op.outcome ?? 'none'] ?? 0) + 1;
+  return `chaos seed ${seed}: ${operations.length} operations, events [${events.join(', ')}], outcomes ${JSON.stringify(tally)}`;
+}
 
 export async function runChaos(workspace: Workspace, options: ChaosOptions): Promise<{ operations: Operation[]; events: string[] }> {
   const random = seededRandom(options.seed);
@@ -158,7 +187,7 @@ function judge(workspace: Workspace, operations: Operation[], seed: number, even
   const scene = JSON.parse(readFileSync(join(workspace.project, 'Assets', 'Scenes', 'SampleScene.json'), 'utf8')) as { objects: Array<{ id: number; name: string }> };
   const counts = new Map<string, number>();
   for (const object of scene.objects) counts.set(object.name, (counts.get(object.name) ?? 0) + 1);
-  const context = `seed ${seed} (rerun with CHAOS_SEED=${seed}); events: ${events.join(', ')}`;
+  const context = `seed ${seed} (${replayHint(seed)}); events: ${events.join(', ')}`;
   const ids = new Set<number>();
   for (const op of operations) {
     const executed = counts.get(op.name) ?? 0;

@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { Host, type HostOptions } from '../../src/host/index.js';
-import { HostLink, type HostLinkOptions } from '../../src/link/host-link.js';
+import { HostLink, type HostLinkOptions, type LinkState } from '../../src/link/host-link.js';
 import { METHODS, SERVE_CLIENT_NAME, TetherError, type Bye, type HelloResult, type RpcConnection } from '../../src/protocol/index.js';
 import { FakeHost, deferred, helloResult, isRequest, proofFor, recordStates, tempDir, waitForState, type FakeBehaviour } from './fake-host.js';
 
@@ -59,6 +59,27 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
     timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Lets `ms` pass on vitest's fake clock, a few milliseconds at a time; a connection attempt the
+ * clock starts runs to its end on real sockets (taking no fake time) before the clock moves on.
+ */
+async function onFakeClock(link: HostLink, ms: number, stepMs = 5): Promise<void> {
+  const attemptEnded = (): Promise<void> =>
+    new Promise((resolve) => {
+      const onState = (state: LinkState): void => {
+        if (state === 'connecting') return;
+        link.off('state', onState);
+        resolve();
+      };
+      link.on('state', onState);
+    });
+  for (let elapsed = 0; ; elapsed += stepMs) {
+    if (link.state === 'connecting') await attemptEnded();
+    if (elapsed >= ms) return;
+    vi.advanceTimersByTime(stepMs);
+  }
 }
 
 /** No retry during the test unless the record changes. */
@@ -421,8 +442,14 @@ describe('HostLink against hand-made hosts', () => {
     const link = makeLink(ws, { backoff: { initialMs: 100 } });
     const failures: string[] = [];
     link.on('state', (s, d) => s === 'lost' && failures.push(d.error?.code ?? '?'));
-    link.start();
-    await delay(1_500);
+    // On a fake clock, so the count measures the backoff, not how busy the machine is.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    try {
+      link.start();
+      await onFakeClock(link, 1_500);
+    } finally {
+      vi.useRealTimers();
+    }
     const attempts = fake.connections.length;
     console.info(`[measure] wrong token: ${attempts} connection attempts in 1.5 s`);
     expect(attempts).toBeGreaterThanOrEqual(3);

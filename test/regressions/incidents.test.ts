@@ -1,5 +1,5 @@
 /**
- * Regressions for the three incidents in ../shared/context, time-scaled (the slow suite has
+ * Regressions for the three incidents of docs/incidents.md, time-scaled (the slow suite has
  * incident 1 and the keepalive at real durations).
  */
 import { readFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
- * The incidents Tether exists to make impossible, as scenarios with their durations as
- * parameters: `npm test` runs them time-scaled, `npm run test:slow` at real durations.
+ * The incidents Tether exists to make impossible (docs/incidents.md), as scenarios with their
+ * durations as parameters: `npm test` runs them time-scaled, `npm run test:slow` at real durations.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
