@@ -4,7 +4,6 @@
  * from --log-format or TETHER_LOG_FORMAT: readable lines on a terminal, JSON lines otherwise
  * (the file always gets JSON).
  */
-import { constants, openSync } from 'node:fs';
 import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { ensurePrivateDir } from '../discovery/secure-file.js';
@@ -13,9 +12,7 @@ import { tetherHome } from '../discovery/tether-home.js';
 import { ExitError } from './exit-error.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { prettyLogLine } from './log-pretty.js';
-
-// Logs hold project paths and tool arguments: a link planted in their place is not followed.
-const APPEND_NO_FOLLOW = constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0);
+import { RotatingLogFile, logRotationFromEnv } from './rotating-log-file.js';
 
 export type { Logger };
 
@@ -34,18 +31,23 @@ export function outputFormat(option: string | undefined, stream: NodeJS.WriteStr
   throw new ExitError(`TETHER_LOG_FORMAT is "${chosen}"; it takes ${LOG_FORMATS.join(' or ')}.`, EXIT_CODES.usage);
 }
 
+/** Where every process's log file is: `$TETHER_HOME/logs/<command>.log`, rotated by size. */
+export function logsDir(): string {
+  return join(tetherHome(), 'logs');
+}
+
 export function createLogger(name: string, level = process.env.TETHER_LOG_LEVEL ?? 'info', format?: string): Logger {
   const pretty = outputFormat(format, process.stderr) === 'pretty';
-  const dir = join(tetherHome(), 'logs');
+  const dir = logsDir();
   // Opened here, not by pino: given a path, pino opens the file asynchronously, and a process
   // that exited before the open finished (stdin closed at once) threw "sonic boom is not ready
-  // yet" from pino's exit hook onto stderr and lost its last lines. Writes stay asynchronous.
+  // yet" from pino's exit hook onto stderr and lost its last lines.
   const path = join(dir, `${name}.log`);
-  let file: number | undefined;
+  let file: RotatingLogFile | undefined;
   let unopened: string | undefined;
   try {
     ensurePrivateDir(dir);
-    file = openSync(path, APPEND_NO_FOLLOW, 0o600);
+    file = new RotatingLogFile(path, logRotationFromEnv());
   } catch (error) {
     // A log file that cannot be opened (a link, a folder not ours, a full disk) costs the
     // file, not the process.
@@ -55,7 +57,7 @@ export function createLogger(name: string, level = process.env.TETHER_LOG_LEVEL 
   const color = pretty && process.stderr.isTTY === true && !process.env.NO_COLOR;
   const streams = pino.multistream([
     { level: level as pino.Level, stream: pretty ? { write: (line: string) => stderr.write(prettyLogLine(line, color)) } : stderr },
-    ...(file === undefined ? [] : [{ level: level as pino.Level, stream: pino.destination({ dest: file, sync: false }) }]),
+    ...(file === undefined ? [] : [{ level: level as pino.Level, stream: file }]),
   ]);
   const logger = pino({ name, level, base: { pid: process.pid } }, streams);
   if (unopened) logger.warn({ path, error: unopened }, 'log file not opened (a symbolic link is never followed); logging to stderr only');

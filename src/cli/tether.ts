@@ -241,6 +241,18 @@ program
   });
 
 program
+  .command('logs')
+  .description('Show the tool calls answered on this machine, one line each (time, outcome, tool, duration, agent, bytes, callId), from $TETHER_HOME/logs/.')
+  .option('--follow', 'keep printing calls as they finish, until Ctrl-C')
+  .option('--json', 'print each call as one JSON line')
+  .option('--lines <n>', 'how many of the latest calls to show first (default: 50)', positive)
+  .addHelpText('after', helpFooter(['tether logs', 'tether logs --follow', 'tether logs --json --lines 500 | jq \'select(.outcome == "unknown")\'']))
+  .action(async (options) => {
+    const { run } = await import('./commands/logs.js');
+    await run(options);
+  });
+
+program
   .command('conformance')
   .description('Run the host conformance suite against a running host.')
   .requiredOption('--project <dir>', 'the project whose host to test')
