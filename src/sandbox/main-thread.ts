@@ -82,7 +82,7 @@ function contextFor(callId: string, reload: { cause?: ReloadCause }): MainThread
     callId,
     project,
     get scene() {
-      return scenes.active;
+      return scenes.stage ?? scenes.active;
     },
     scenes,
     undo,

@@ -2,6 +2,7 @@
 import { TetherError } from '../protocol/index.js';
 import type { Project } from './project.js';
 import { sceneFileOf, sceneNameOf } from './scene-paths.js';
+import { prefabStatus } from './prefabs/prefab-status.js';
 
 export type Vector3 = [number, number, number];
 
@@ -20,6 +21,16 @@ export interface GameObject {
   rotation: Vector3;
   scale: Vector3;
   components: Component[];
+  /** Unity's layer, 0 to 31 (layers.ts); absent means 0, Default. */
+  layer?: number;
+  /** On the objects of a prefab instance (src/sandbox/prefabs/): the asset, the object's id in it, and whether it is the instance's root. */
+  prefab?: PrefabLink;
+}
+
+export interface PrefabLink {
+  asset: string;
+  source: number;
+  root?: true;
 }
 
 /** A scene's file: JSON, at the scene's asset path with ".json" for ".unity" (scene-paths.ts). */
@@ -122,7 +133,7 @@ export class Scene {
     throw new TetherError('NOT_FOUND', `No GameObject at "${path}". Use get_hierarchy or find_gameobjects to see what exists.`, { path });
   }
 
-  create(init: { name: string; parent?: string; position?: Vector3; rotation?: Vector3; scale?: Vector3; components?: Component[]; tag?: string }): GameObject {
+  create(init: { name: string; parent?: string; position?: Vector3; rotation?: Vector3; scale?: Vector3; components?: Component[]; tag?: string; layer?: number }): GameObject {
     const parent = init.parent ? this.require(init.parent) : undefined;
     const object: GameObject = {
       id: this.data.nextId++,
@@ -134,6 +145,7 @@ export class Scene {
       rotation: init.rotation ?? [0, 0, 0],
       scale: init.scale ?? [1, 1, 1],
       components: [{ type: 'Transform' }, ...(init.components ?? [])],
+      ...(init.layer ? { layer: init.layer } : {}),
     };
     this.data.objects.push(object);
     this.save();
@@ -203,6 +215,6 @@ export class Scene {
   }
 
   describe(o: GameObject): Record<string, unknown> {
-    return { id: o.id, name: o.name, path: this.pathOf(o), active: o.active, tag: o.tag, position: o.position, rotation: o.rotation, scale: o.scale, components: o.components };
+    return { id: o.id, name: o.name, path: this.pathOf(o), active: o.active, tag: o.tag, position: o.position, rotation: o.rotation, scale: o.scale, layer: o.layer ?? 0, components: o.components.map((c) => ({ type: c.type })), ...prefabStatus(this.project, this.data.objects, o) };
   }
 }

@@ -13,6 +13,8 @@ import { closestNames } from '../schema/suggest.js';
 import type { Project } from './project.js';
 import { Scene, type GameObject, type SceneFile } from './scene.js';
 import { isSceneFile, sceneFileOf, sceneNameOf, scenePathOfFile } from './scene-paths.js';
+import { attachPrefabs } from './prefabs/prefab-stage.js';
+import { attachAssetUndo } from './assets/asset-undo.js';
 import type { UndoTarget } from './undo.js';
 
 export const DEFAULT_SCENE = 'Assets/Scenes/SampleScene.unity';
@@ -41,12 +43,18 @@ export class SceneSet {
   private loaded: Scene[];
   private activeIndex: number;
   private changes = 0;
+  /** The prefab open in prefab mode (prefabs/prefab-stage.ts): the GameObject tools edit it instead of the active scene. */
+  stage: Scene | undefined;
+  /** What one undo group covers besides the loaded scenes (the prefab stage, prefab assets), each under a key no scene path has. */
+  readonly undoExtras = new Map<string, UndoTarget<unknown>>();
 
   constructor(private readonly project: Project) {
     const setup = project.readJson<SceneSetup>(this.setupPath, { loaded: [DEFAULT_SCENE], active: DEFAULT_SCENE });
     const paths = setup.loaded.length > 0 ? setup.loaded : [DEFAULT_SCENE];
     this.loaded = paths.map((path) => this.load(path));
     this.activeIndex = Math.max(0, paths.indexOf(setup.active));
+    attachPrefabs(this, project);
+    attachAssetUndo(this, project);
   }
 
   private get setupPath(): string {
@@ -192,12 +200,17 @@ export class SceneSet {
   /** What undo snapshots: the loaded scenes' contents; restoring touches only scenes still loaded. */
   get undoTarget(): UndoTarget<ScenesSnapshot> {
     return {
-      capture: () => Object.fromEntries(this.loaded.map((scene) => [scene.path, scene.snapshot()])),
+      capture: () =>
+        ({
+          ...Object.fromEntries(this.loaded.map((scene) => [scene.path, scene.snapshot()])),
+          ...Object.fromEntries([...this.undoExtras].map(([key, target]) => [key, target.capture()])),
+        }) as ScenesSnapshot,
       restore: (state) => {
         for (const scene of this.loaded) {
           const data = state[scene.path];
           if (data && JSON.stringify(data) !== JSON.stringify(scene.snapshot())) scene.replace(data);
         }
+        for (const [key, target] of this.undoExtras) if (key in state) target.restore(state[key]);
       },
     };
   }

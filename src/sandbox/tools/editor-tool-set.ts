@@ -6,13 +6,18 @@
  */
 import type { ToolDescriptor } from '../../protocol/index.js';
 import { toInputSchema, toJsonSchema } from '../../host/tools.js';
+import { assetTools } from './asset-tools.js';
+import { batchTool } from './batch-tool.js';
 import { consoleTools } from './console-tools.js';
+import { editorStateTools } from './editor-state-tools.js';
 import { editorTools } from './editor-tools.js';
 import { gameObjectTools } from './gameobject-tools.js';
 import { menuTools } from './menu-tools.js';
+import { prefabTools } from './prefab-tools.js';
 import { sceneFileTools } from './scene-file-tools.js';
 import { sceneTools } from './scene-tools.js';
 import { screenshotTool } from './screenshot.js';
+import { serializedTools } from './serialized-tools.js';
 import type { SandboxTool } from './tool.js';
 import { undoTools } from './undo-tools.js';
 
@@ -25,6 +30,11 @@ export const editorToolSet: readonly SandboxTool[] = [
   ...sceneFileTools,
   ...gameObjectTools,
   ...undoTools,
+  ...assetTools,
+  ...prefabTools,
+  ...editorStateTools,
+  ...serializedTools,
+  batchTool(() => editorToolSet),
 ];
 
 export function describeTool(tool: SandboxTool): ToolDescriptor {

@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { TetherError } from '../../protocol/index.js';
 import { closestNames } from '../../schema/suggest.js';
-import { buildPlayer, compileScripts, compiledAnswer, setPlayMode, type CompileOutcome } from './editor-tools.js';
+import { buildPlayer, compileScripts, compiledAnswer, type CompileOutcome } from './editor-tools.js';
+import { setPlayMode } from './play-mode-tool.js';
 import { defineTool, type MainThreadContext } from './tool.js';
 
 interface MenuItem {

@@ -1,6 +1,8 @@
 /** Scene tools: read and edit the GameObject hierarchy. */
 import { z } from 'zod';
 import { TetherError } from '../../protocol/index.js';
+import { requireLayer } from '../layers.js';
+import { pathGlob } from '../path-glob.js';
 import type { Vector3 } from '../scene.js';
 import { defineTool } from './tool.js';
 
@@ -11,6 +13,9 @@ const vector3 = z
   .length(3)
   .transform((v) => v as Vector3)
   .describe('[x, y, z]');
+const LAYER_DESCRIPTION = 'A layer\'s name, e.g. "Water", or its index from 0 to 31, e.g. "4".';
+/** The material a primitive's MeshRenderer has, as a reference (serialized/references.ts). */
+const DEFAULT_MATERIAL = { asset: 'Resources/unity_builtin_extra', name: 'Default-Material' };
 const PRIMITIVES = ['Cube', 'Sphere', 'Capsule', 'Cylinder', 'Plane', 'Quad'] as const;
 
 /** A GameObject's name: "/" separates the names in a path, so a name holding one would make its path point elsewhere. */
@@ -37,21 +42,29 @@ export const sceneTools = [
   defineTool({
     name: 'find_gameobjects',
     title: 'Find GameObjects',
-    description: 'Finds GameObjects by name (substring, case-insensitive), component type or tag.',
+    description:
+      'Finds GameObjects by name (substring, case-insensitive), path (a glob: "/Environment/*" its children, "/Environment/**" all below it, "**/Lamp*" at any depth), component type, tag or layer. Every filter given must match.',
     input: z.object({
       name: z.string().optional(),
       component: z.string().optional().describe('A component type, e.g. "Light".'),
       tag: z.string().optional(),
+      path: z.string().optional().describe('A path, or a glob of paths: "*" and "?" within a name, "**" across names, e.g. "/Environment/*".'),
+      layer: z.string().optional().describe(LAYER_DESCRIPTION),
       limit: z.number().int().min(1).max(1000).default(100),
     }),
     annotations: { readOnlyHint: true, idempotentHint: true },
-    run: ({ name, component, tag, limit }, { scene }) => {
+    run: ({ name, component, tag, path, layer, limit }, { scene, project }) => {
       const needle = name?.toLowerCase();
+      const inPath = path === undefined ? undefined : pathGlob(path);
+      const onLayer = layer === undefined ? undefined : requireLayer(project, layer, 'find_gameobjects');
       const matches = scene.objects.filter(
         (o) =>
           (!needle || o.name.toLowerCase().includes(needle)) &&
-          (!component || o.components.some((c) => c.type === component)) &&
-          (!tag || o.tag === tag),
+          // A type by its short or full name ("Health", "MyGame.Health"), as the Unity package matches it.
+          (!component || o.components.some((c) => c.type === component || c.type.replace(/^.*\./, '') === component)) &&
+          (!tag || o.tag === tag) &&
+          (!inPath || inPath(scene.pathOf(o))) &&
+          (onLayer === undefined || (o.layer ?? 0) === onLayer),
       );
       return { count: matches.length, objects: matches.slice(0, limit).map((o) => scene.describe(o)) };
     },
@@ -70,14 +83,17 @@ export const sceneTools = [
       scale: vector3.optional(),
       components: z.array(z.string()).default([]).describe('Component types to add, e.g. ["Rigidbody"].'),
       tag: z.string().optional(),
+      layer: z.string().optional().describe(LAYER_DESCRIPTION),
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-    run: (args, { scene, console, undo }) => {
+    run: (args, { scene, console, undo, project }) => {
+      const layer = args.layer === undefined ? undefined : requireLayer(project, args.layer, 'create_gameobject');
       const components = [
-        ...(args.primitive ? [{ type: 'MeshFilter', properties: { mesh: args.primitive } }, { type: 'MeshRenderer' }] : []),
+        // What GameObject.CreatePrimitive gives: the built-in mesh, and the default material.
+        ...(args.primitive ? [{ type: 'MeshFilter', properties: { mesh: args.primitive } }, { type: 'MeshRenderer', properties: { m_Materials: [DEFAULT_MATERIAL] } }] : []),
         ...args.components.map((type) => ({ type })),
       ];
-      const object = undo.group(`Create ${args.name}`, () => scene.create({ ...args, components }));
+      const object = undo.group(`Create ${args.name}`, () => scene.create({ ...args, components, layer }));
       console.write('log', `Created GameObject ${scene.pathOf(object)}`);
       return { created: scene.describe(object) };
     },
@@ -86,7 +102,7 @@ export const sceneTools = [
   defineTool({
     name: 'modify_gameobject',
     title: 'Modify GameObject',
-    description: 'Sets the name, transform, tag, active flag or components of a GameObject found by path.',
+    description: 'Sets the name, transform, tag, layer, active flag or components of a GameObject found by path.',
     input: z.object({
       path: z.string(),
       name: objectName.optional(),
@@ -95,12 +111,14 @@ export const sceneTools = [
       scale: vector3.optional(),
       active: z.boolean().optional(),
       tag: z.string().optional(),
+      layer: z.string().optional().describe(LAYER_DESCRIPTION),
       addComponents: z.array(z.string()).default([]),
       removeComponents: z.array(z.string()).default([]),
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
-    run: (args, { scene, undo }) => {
+    run: (args, { scene, undo, project }) => {
       const object = scene.require(args.path);
+      const layer = args.layer === undefined ? undefined : requireLayer(project, args.layer, 'modify_gameobject');
       if (args.removeComponents.includes('Transform')) {
         throw new TetherError('INVALID_ARGUMENTS', 'A GameObject cannot lose its Transform. Remove other components only.', { field: 'removeComponents' });
       }
@@ -111,6 +129,10 @@ export const sceneTools = [
         if (args.scale) object.scale = args.scale;
         if (args.active !== undefined) object.active = args.active;
         if (args.tag !== undefined) object.tag = args.tag;
+        if (layer !== undefined) {
+          if (layer === 0) delete object.layer;
+          else object.layer = layer;
+        }
         for (const type of args.addComponents) if (!object.components.some((c) => c.type === type)) object.components.push({ type });
         object.components = object.components.filter((c) => !args.removeComponents.includes(c.type));
         scene.save();

@@ -6,7 +6,11 @@ using Tether.Core.Tools;
 
 namespace Tether.Unity.Compiling
 {
-    /// <summary>One compiler message: { file, line, column, severity, message }.</summary>
+    /// <summary>
+    /// One compiler message: { file, line, column, severity, message }, its message the code and
+    /// the text ("CS1002: ; expected") as the sandbox gives it: Unity's own message usually
+    /// starts with the place and the severity again, which are fields here.
+    /// </summary>
     internal sealed class CompileMessage
     {
         public CompileMessage(string file, int line, int column, string severity, string message)
@@ -15,7 +19,19 @@ namespace Tether.Unity.Compiling
             Line = line;
             Column = column;
             Severity = severity ?? "error";
-            Message = message ?? "";
+            Message = Plain(File, Severity, message ?? "");
+        }
+
+        /// <summary>"Assets/B.cs(3,5): error CS1002: ; expected" without "Assets/B.cs(3,5): error ".</summary>
+        public static string Plain(string file, string severity, string message)
+        {
+            var text = message;
+            if (file.Length > 0 && text.StartsWith(file + "(", StringComparison.Ordinal))
+            {
+                var end = text.IndexOf("): ", file.Length, StringComparison.Ordinal);
+                if (end >= 0) text = text.Substring(end + 3);
+            }
+            return text.StartsWith(severity + " ", StringComparison.Ordinal) ? text.Substring(severity.Length + 1) : text;
         }
 
         public string File { get; }
@@ -27,17 +43,10 @@ namespace Tether.Unity.Compiling
 
         public string Message { get; }
 
-        /// <summary>As compilers print it: "Assets/A.cs(3,5): error CS1002: ; expected" (Unity's message usually is that already).</summary>
-        public string Text => File.Length == 0 || Message.StartsWith(File + "(", StringComparison.Ordinal) ? Message : File + "(" + Line + "," + Column + "): " + Severity + " " + Message;
+        /// <summary>As compilers print it: "Assets/A.cs(3,5): error CS1002: ; expected".</summary>
+        public string Text => File.Length == 0 ? Severity + " " + Message : File + "(" + Line + "," + Column + "): " + Severity + " " + Message;
 
-        public JObject ToJson() => new JObject
-        {
-            ["file"] = File,
-            ["line"] = Line,
-            ["column"] = Column,
-            ["severity"] = Severity,
-            ["message"] = Message,
-        };
+        public CompilerMessageResult ToResult() => new CompilerMessageResult { File = File, Line = Line, Column = Column, Severity = Severity, Message = Message };
     }
 
     /// <summary>
@@ -72,35 +81,34 @@ namespace Tether.Unity.Compiling
             if (messages != null) _messages.AddRange(messages.Where(message => message != null));
         }
 
-        public JObject ToJson()
+        /// <summary>The outcome as the tools answer it (CompileResult, compile_scripts' output schema).</summary>
+        public CompileResult ToResult() => new CompileResult
         {
-            var json = new JObject
-            {
-                ["succeeded"] = Succeeded,
-                ["errors"] = new JArray(Errors.Select(error => error.Text).ToArray()),
-                ["domainReload"] = DomainReload,
-                ["assembliesCompiled"] = AssembliesCompiled,
-                ["messages"] = new JArray(_messages.Select(message => message.ToJson())),
-            };
-            if (DomainReload)
-            {
-                json["note"] = "The editor reloads its code domain now: the connection drops for a few seconds. The project's [TetherTool] methods load with the new domain; tools/list shows them once the editor is back.";
-            }
-            else if (UpToDate)
-            {
-                json["note"] = "Unity found nothing to compile: the scripts were up to date, so the domain does not reload.";
-            }
-            return json;
-        }
+            Succeeded = Succeeded,
+            Errors = Errors.Select(error => error.Text).ToList(),
+            Messages = _messages.Select(message => message.ToResult()).ToList(),
+            DomainReload = DomainReload,
+            AssembliesCompiled = AssembliesCompiled,
+            Note = DomainReload
+                ? "The editor reloads its code domain now: the connection drops for a few seconds. The project's [TetherTool] methods load with the new domain; tools/list shows them once the editor is back."
+                : UpToDate ? "Unity found nothing to compile: the scripts were up to date, so the domain does not reload." : null,
+        };
+
+        public JObject ToJson() => (JObject)ToolJson.FromObject(ToResult());
 
         /// <summary>compile_scripts' result: the outcome, or a failed result listing the errors.</summary>
         public object Answer()
         {
             var json = ToJson();
             if (Succeeded) return json;
+            return new ToolResult { IsError = true, StructuredContent = json }.Add(ToolContent.Text(FailureText()));
+        }
+
+        /// <summary>What a failed compile says: how many errors, that the old scripts stay, and each error (after <paramref name="before"/>).</summary>
+        public string FailureText(string before = "")
+        {
             var errors = Errors.Select(error => error.Text).ToList();
-            var text = "Compilation failed with " + errors.Count + " error(s); the editor kept its previous scripts. Fix these, then compile again:\n" + string.Join("\n", errors);
-            return new ToolResult { IsError = true, StructuredContent = json }.Add(ToolContent.Text(text));
+            return before + "Compilation failed with " + errors.Count + " error(s); the editor kept its previous scripts. Fix these, then compile again:\n" + string.Join("\n", errors);
         }
     }
 }

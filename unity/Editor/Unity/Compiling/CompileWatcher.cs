@@ -51,8 +51,8 @@ namespace Tether.Unity.Compiling
             {
                 case CompilerMessageType.Error: return "error";
                 case CompilerMessageType.Warning: return "warning";
-                // Newer Unity versions add Info.
-                default: return type.ToString().ToLowerInvariant();
+                // Unity 2021.3 also reports Info messages.
+                default: return "info";
             }
         }
 

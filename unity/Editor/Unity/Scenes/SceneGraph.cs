@@ -14,8 +14,8 @@ namespace Tether.Unity.Scenes
     /// </summary>
     internal static class SceneGraph
     {
-        /// <summary>The scene the tools read and edit: the active one (where new objects go, as in Unity).</summary>
-        public static Scene Scene => SceneManager.GetActiveScene();
+        /// <summary>The scene the tools read and edit: the active one (where new objects go, as in Unity), or the prefab open in prefab mode.</summary>
+        public static Scene Scene => Prefabs.PrefabStages.EditedScene();
 
         public static IEnumerable<GameObject> Roots()
         {
@@ -69,7 +69,7 @@ namespace Tether.Unity.Scenes
             var position = transform.localPosition;
             var rotation = transform.localEulerAngles;
             var scale = transform.localScale;
-            return new JObject
+            var described = new JObject
             {
                 ["id"] = gameObject.GetInstanceID(),
                 ["name"] = gameObject.name,
@@ -79,8 +79,11 @@ namespace Tether.Unity.Scenes
                 ["position"] = Vectors.ToJson(position.x, position.y, position.z),
                 ["rotation"] = Vectors.ToJson(rotation.x, rotation.y, rotation.z),
                 ["scale"] = Vectors.ToJson(scale.x, scale.y, scale.z),
+                ["layer"] = gameObject.layer,
                 ["components"] = new JArray(ComponentNames(gameObject).Select(name => new JObject { ["type"] = name })),
             };
+            Prefabs.PrefabStatus.AddTo(described, gameObject);
+            return described;
         }
     }
 }

@@ -1,11 +1,14 @@
+using System.Collections.Generic;
+using System.Linq;
 using UnityEditor;
 using UnityEngine;
 
 namespace Tether.Unity.Screenshots
 {
     /// <summary>
-    /// Renders a camera into a PNG of a given size, off screen: the camera draws into a
-    /// temporary RenderTexture, which is read back into a Texture2D and encoded. The camera's
+    /// Renders cameras into a PNG of a given size, off screen: each camera draws, in turn, into
+    /// one temporary RenderTexture (later ones over earlier ones, as the Game view composites
+    /// its cameras by depth), which is read back into a Texture2D and encoded. Each camera's
     /// target and the active RenderTexture are restored, the temporaries destroyed. Main thread only.
     /// </summary>
     internal static class CameraCapture
@@ -23,16 +26,32 @@ namespace Tether.Unity.Screenshots
             return Camera.main;
         }
 
-        public static byte[] RenderPng(Camera camera, int width, int height)
+        /// <summary>What the Game view draws: the enabled cameras that render to the screen (no target texture), lowest depth first.</summary>
+        public static IReadOnlyList<Camera> GameCameras() =>
+            Camera.allCameras.Where(camera => camera != null && camera.targetTexture == null).OrderBy(camera => camera.depth).ToList();
+
+        public static byte[] RenderPng(Camera camera, int width, int height) => RenderPng(new[] { camera }, width, height);
+
+        public static byte[] RenderPng(IReadOnlyList<Camera> cameras, int width, int height)
         {
             var target = new RenderTexture(width, height, 24);
-            var previousTarget = camera.targetTexture;
             var previousActive = RenderTexture.active;
             Texture2D image = null;
             try
             {
-                camera.targetTexture = target;
-                camera.Render();
+                foreach (var camera in cameras)
+                {
+                    var previousTarget = camera.targetTexture;
+                    try
+                    {
+                        camera.targetTexture = target;
+                        camera.Render();
+                    }
+                    finally
+                    {
+                        camera.targetTexture = previousTarget;
+                    }
+                }
                 RenderTexture.active = target;
                 image = new Texture2D(width, height, TextureFormat.RGB24, false);
                 image.ReadPixels(new Rect(0, 0, width, height), 0, 0);
@@ -41,7 +60,6 @@ namespace Tether.Unity.Screenshots
             }
             finally
             {
-                camera.targetTexture = previousTarget;
                 RenderTexture.active = previousActive;
                 target.Release();
                 Object.DestroyImmediate(target);

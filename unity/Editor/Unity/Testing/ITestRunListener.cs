@@ -7,6 +7,8 @@ namespace Tether.Unity.Testing
 
         void TestStarted(string fullName);
 
+        void TestFinished(TestCaseResult result);
+
         void RunFinished(TestRunSummary summary);
     }
 }

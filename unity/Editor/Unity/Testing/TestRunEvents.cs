@@ -1,7 +1,6 @@
 #if TETHER_TEST_FRAMEWORK
 using System;
 using System.IO;
-using System.Text.RegularExpressions;
 using Tether.Core.Runtime;
 using Tether.Core.Tools;
 using Tether.Unity.Lifecycle;
@@ -24,7 +23,7 @@ namespace Tether.Unity.Testing
         /// <summary>Where the mode of the run Tether started is kept across the reload a PlayMode run makes.</summary>
         private const string ModeKey = "Tether.TestRunMode";
 
-        public const string ResultsPath = "Library/TestResults/latest.json";
+        public const string ResultsPath = TestRunResult.LatestPath;
 
         private readonly TestRunnerApi _api;
         private readonly string _projectRoot;
@@ -43,14 +42,19 @@ namespace Tether.Unity.Testing
         /// <summary>The run_tests call waiting for the run, or null.</summary>
         public ITestRunListener Listener { get; set; }
 
-        /// <summary>Starts a run of the <paramref name="mode"/> tests whose full name contains <paramref name="filter"/>.</summary>
-        public void Start(string mode, string filter)
+        /// <summary>Starts a run of the tests <paramref name="selection"/> picks (its patterns checked before: a bad one throws and nothing runs).</summary>
+        public void Start(TestSelection selection)
         {
-            _session.SetString(ModeKey, mode);
-            var selection = new Filter { testMode = mode == "PlayMode" ? TestMode.PlayMode : TestMode.EditMode };
-            // Unity reads group names as regular expressions over the full name: escaped, one is a substring.
-            if (!string.IsNullOrEmpty(filter)) selection.groupNames = new[] { Regex.Escape(filter) };
-            _api.Execute(new ExecutionSettings(selection));
+            var filter = new Filter
+            {
+                testMode = selection.Mode == "PlayMode" ? TestMode.PlayMode : TestMode.EditMode,
+                groupNames = selection.FilterGroupNames(),
+                testNames = TestSelection.OrNull(selection.TestNames),
+                categoryNames = TestSelection.OrNull(selection.CategoryNames),
+                assemblyNames = TestSelection.OrNull(selection.AssemblyNames),
+            };
+            _session.SetString(ModeKey, selection.Mode);
+            _api.Execute(new ExecutionSettings(filter));
         }
 
         public void RunStarted(ITestAdaptor testsToRun) => Listener?.RunStarted(testsToRun?.TestCaseCount ?? 0);
@@ -62,17 +66,18 @@ namespace Tether.Unity.Testing
 
         public void TestFinished(ITestResultAdaptor result)
         {
+            if (result != null && !result.HasChildren) Listener?.TestFinished(ResultOf(result));
         }
+
+        private static TestCaseResult ResultOf(ITestResultAdaptor node) =>
+            new TestCaseResult(node.FullName, TestRunSummary.OutcomeOf(node.TestStatus.ToString()), node.Duration * 1000, node.Message, node.StackTrace);
 
         public void RunFinished(ITestResultAdaptor result)
         {
             var mode = _session.GetString(ModeKey, "");
             _session.SetString(ModeKey, "");
-            var summary = TestRunSummary.FromTree(
-                mode.Length > 0 ? mode : "unknown",
-                result,
-                node => node.HasChildren ? node.Children : null,
-                node => new TestCaseResult(node.FullName, TestRunSummary.OutcomeOf(node.TestStatus.ToString()), node.Duration * 1000, node.Message));
+            var summary = TestRunSummary.FromTree(mode.Length > 0 ? mode : "unknown", result, node => node.HasChildren ? node.Children : null, ResultOf);
+            if (result != null) summary.DurationMs = result.Duration * 1000;
             Write(summary);
             var listener = Listener;
             Listener = null;

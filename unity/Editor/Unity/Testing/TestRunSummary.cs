@@ -2,19 +2,23 @@ using System;
 using System.Collections.Generic;
 using System.Linq;
 using Newtonsoft.Json.Linq;
+using Tether.Core.Tools;
 
 namespace Tether.Unity.Testing
 {
-    /// <summary>One test's result as run_tests reports it: { name, outcome, durationMs, message? }.</summary>
+    /// <summary>One test's result as run_tests reports it: { name, outcome, durationMs, message?, stackTrace? }.</summary>
     internal sealed class TestCaseResult
     {
-        public TestCaseResult(string name, string outcome, double durationMs, string message)
+        public TestCaseResult(string name, string outcome, double durationMs, string message, string stackTrace = null)
         {
             Name = name ?? "";
             Outcome = outcome ?? "inconclusive";
             DurationMs = Math.Max(0, Math.Round(durationMs));
             Message = string.IsNullOrEmpty(message) ? null : message;
+            StackTrace = string.IsNullOrEmpty(stackTrace) ? null : stackTrace;
         }
+
+        public string StackTrace { get; }
 
         public string Name { get; }
 
@@ -25,18 +29,16 @@ namespace Tether.Unity.Testing
 
         public string Message { get; }
 
-        public JObject ToJson()
-        {
-            var json = new JObject { ["name"] = Name, ["outcome"] = Outcome, ["durationMs"] = (long)DurationMs };
-            if (Message != null) json["message"] = Message;
-            return json;
-        }
+        public TestResult ToResult() => new TestResult { Name = Name, Outcome = Outcome, DurationMs = (long)DurationMs, Message = Message, StackTrace = StackTrace };
+
+        public JObject ToJson() => (JObject)ToolJson.FromObject(ToResult());
     }
 
     /// <summary>
-    /// A test run's summary, the sandbox's shape: { mode, total, passed, failed, results }, plus
-    /// skipped (Unity reports ignored tests). Built from the run's result tree, whose leaves are
-    /// the tests; without Unity, so the Test Framework's types stay in TestRunEvents.
+    /// A test run's summary, the sandbox's shape (TestRunResult): { mode, finished, total, passed,
+    /// failed, skipped, inconclusive, durationMs, results, resultsPath }. Built from the run's
+    /// result tree, whose leaves are the tests; without Unity, so the Test Framework's types stay
+    /// in TestRunEvents.
     /// </summary>
     internal sealed class TestRunSummary
     {
@@ -48,6 +50,9 @@ namespace Tether.Unity.Testing
         }
 
         public string Mode { get; }
+
+        /// <summary>The whole run's duration (the root's), when known; else the tests' sum.</summary>
+        public double? DurationMs { get; set; }
 
         public IReadOnlyList<TestCaseResult> Results => _results;
 
@@ -89,14 +94,21 @@ namespace Tether.Unity.Testing
             return summary;
         }
 
-        public JObject ToJson() => new JObject
+        public TestRunResult ToResult() => new TestRunResult
         {
-            ["mode"] = Mode,
-            ["total"] = _results.Count,
-            ["passed"] = _results.Count(r => r.Outcome == "passed"),
-            ["failed"] = _results.Count(r => r.Outcome == "failed"),
-            ["skipped"] = _results.Count(r => r.Outcome == "skipped"),
-            ["results"] = new JArray(_results.Select(r => r.ToJson())),
+            Mode = Mode,
+            Finished = true,
+            Total = _results.Count,
+            Passed = _results.Count(r => r.Outcome == "passed"),
+            Failed = _results.Count(r => r.Outcome == "failed"),
+            Skipped = _results.Count(r => r.Outcome == "skipped"),
+            Inconclusive = _results.Count(r => r.Outcome == "inconclusive"),
+            DurationMs = (long)Math.Round(DurationMs ?? _results.Sum(r => r.DurationMs)),
+            Results = _results.Select(r => r.ToResult()).ToList(),
+            ResultsPath = TestRunResult.LatestPath,
+            Note = _results.Count == 0 ? "No " + Mode + " test matched the filter. Check the names, or call without a filter to run them all." : null,
         };
+
+        public JObject ToJson() => (JObject)ToolJson.FromObject(ToResult());
     }
 }

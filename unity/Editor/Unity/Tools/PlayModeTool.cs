@@ -5,20 +5,40 @@ using Tether.Core.Protocol;
 using Tether.Core.Tools;
 using Tether.Unity.Dispatch;
 using UnityEditor;
+using UnityEngine;
 
 namespace Tether.Unity.Tools
 {
     public sealed class PlayModeArgs
     {
-        [ToolArg(Required = true, Enum = new[] { "enter", "exit" })]
+        [ToolArg(Required = true, Enum = new[] { "enter", "exit", "pause", "resume", "step" })]
         public string Action;
+    }
+
+    public sealed class PlayModeResult
+    {
+        public bool Playing;
+
+        [ToolArg("False when the editor already was as asked.")]
+        public bool Changed;
+
+        [ToolArg("After pause, resume and step.")]
+        public bool? Paused;
+
+        [ToolArg("The game's frame count (Time.frameCount), after pause, resume and step.")]
+        public int? Frame;
+
+        [ToolArg("Entering reloaded the code domain; the answer arrived after the reload.")]
+        public bool? DomainReload;
     }
 
     /// <summary>
     /// play_mode: enters or exits play mode and answers once Unity has done it. Entering reloads
     /// the domain unless the project's Enter Play Mode Options turn that off: then the answer is
     /// given as Unity leaves edit mode, before the reload, and the client collects it after
-    /// (protocol.md §9); without a reload it is given once play mode is entered.
+    /// (protocol.md §9); without a reload it is given once play mode is entered. While playing,
+    /// pause and resume set EditorApplication.isPaused and answer once Unity reports it so;
+    /// step calls EditorApplication.Step (which pauses) and answers once Time.frameCount moved.
     /// </summary>
     public static class PlayModeTool
     {
@@ -26,9 +46,14 @@ namespace Tether.Unity.Tools
         private const long ChangeWithinMs = 10000;
 
         [TetherTool("play_mode", Title = "Enter or exit play mode",
-            Description = "Enters or exits play mode. Entering reloads the code domain, as in Unity, unless the project's Enter Play Mode Options turn domain reload off.",
-            ReadOnly = false, Destructive = false, Idempotent = true)]
+            Description = "Enters or exits play mode. Entering reloads the code domain, as in Unity, unless the project's Enter Play Mode Options turn domain reload off. While playing, \"pause\" and \"resume\" pause and resume the game and \"step\" plays one frame and stays paused (the toolbar's Pause and Step). Each action answers once the editor has done it.",
+            ReadOnly = false, Destructive = false, Idempotent = false, Output = typeof(PlayModeResult))]
         public static Task<object> PlayMode(PlayModeArgs args, IToolContext context)
+        {
+            return args.Action == "enter" || args.Action == "exit" ? EnterOrExit(args, context) : PauseOrStep(args.Action, context);
+        }
+
+        private static Task<object> EnterOrExit(PlayModeArgs args, IToolContext context)
         {
             var services = EditorServices.Require();
             var enter = args.Action == "enter";
@@ -59,21 +84,74 @@ namespace Tether.Unity.Tools
                 }
             };
             EditorApplication.playModeStateChanged += onChange;
-            wait.EveryTick(() =>
-            {
-                if (wait.ElapsedMs <= ChangeWithinMs) return;
-                wait.Fail(new TetherException(
-                    ErrorCodes.ToolFailed,
-                    "Unity did not " + (enter ? "enter" : "exit") + " play mode within " + ChangeWithinMs / 1000 + " s; read_console may say why.",
-                    new JObject { ["tool"] = "play_mode", ["action"] = args.Action }));
-            });
+            FailAfterLimit(wait, args.Action, enter ? "enter" : "exit");
             if (enter) EditorApplication.EnterPlaymode();
             else EditorApplication.ExitPlaymode();
             return wait.Task;
         }
 
+        /// <summary>pause, resume or step: only in play mode; each answers on the first editor tick that shows it done.</summary>
+        private static Task<object> PauseOrStep(string action, IToolContext context)
+        {
+            PlayModeRules.RequirePlaying(action, EditorApplication.isPlaying);
+            var services = EditorServices.Require();
+            var before = Time.frameCount;
+            var pausing = action != "resume";
+            if (action != "step" && EditorApplication.isPaused == pausing)
+            {
+                return Task.FromResult<object>(Answer(pausing, changed: false));
+            }
+            var wait = new MainThreadWait<object>(context, services.MainThread, null);
+            wait.EveryTick(() =>
+            {
+                if (EditorApplication.isPaused == pausing && (action != "step" || Time.frameCount > before))
+                {
+                    wait.Complete(Answer(pausing, changed: true));
+                }
+                else if (wait.ElapsedMs > ChangeWithinMs)
+                {
+                    wait.Fail(new TetherException(
+                        ErrorCodes.ToolFailed,
+                        "Unity did not " + action + " within " + ChangeWithinMs / 1000 + " s; read_console may say why.",
+                        new JObject { ["tool"] = "play_mode", ["action"] = action }));
+                }
+            });
+            if (action == "step") EditorApplication.Step();
+            else EditorApplication.isPaused = pausing;
+            return wait.Task;
+        }
+
+        private static JObject Answer(bool paused, bool changed) =>
+            new JObject { ["playing"] = true, ["paused"] = paused, ["changed"] = changed, ["frame"] = Time.frameCount };
+
+        private static void FailAfterLimit(MainThreadWait<object> wait, string action, string verb)
+        {
+            wait.EveryTick(() =>
+            {
+                if (wait.ElapsedMs <= ChangeWithinMs) return;
+                wait.Fail(new TetherException(
+                    ErrorCodes.ToolFailed,
+                    "Unity did not " + verb + " play mode within " + ChangeWithinMs / 1000 + " s; read_console may say why.",
+                    new JObject { ["tool"] = "play_mode", ["action"] = action }));
+            });
+        }
+
         /// <summary>Whether entering play mode reloads the domain (Unity's default, unless Enter Play Mode Options disable it).</summary>
         private static bool ReloadsOnEnter() =>
             !(EditorSettings.enterPlayModeOptionsEnabled && (EditorSettings.enterPlayModeOptions & EnterPlayModeOptions.DisableDomainReload) != 0);
+    }
+
+    /// <summary>What play_mode refuses, as the sandbox words it (src/sandbox/tools/play-mode-tool.ts).</summary>
+    internal static class PlayModeRules
+    {
+        public static void RequirePlaying(string action, bool playing)
+        {
+            if (playing) return;
+            var problem = "\"" + action + "\" needs play mode, and the editor is in edit mode";
+            throw new TetherException(
+                ErrorCodes.InvalidArguments,
+                "Invalid arguments for play_mode: action: " + problem + ". Enter it first (action \"enter\").",
+                new JObject { ["tool"] = "play_mode", ["field"] = "action", ["problem"] = problem });
+        }
     }
 }

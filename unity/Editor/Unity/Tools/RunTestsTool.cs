@@ -1,10 +1,11 @@
+using System.Collections.Generic;
 using System.Threading.Tasks;
 using Newtonsoft.Json.Linq;
 using Tether.Core.Protocol;
 using Tether.Core.Tools;
+using Tether.Unity.Testing;
 #if TETHER_TEST_FRAMEWORK
 using Tether.Unity.Dispatch;
-using Tether.Unity.Testing;
 using UnityEditor;
 #endif
 
@@ -15,26 +16,52 @@ namespace Tether.Unity.Tools
         [ToolArg(Enum = new[] { "EditMode", "PlayMode" })]
         public string Mode = "EditMode";
 
-        [ToolArg("Only tests whose name contains this text.")]
+        [ToolArg("Only tests whose full name contains this text.")]
         public string Filter;
+
+        [ToolArg("Only these tests, by full name (\"Fixture.Test\", arguments in parentheses).")]
+        public List<string> TestNames;
+
+        [ToolArg("Only tests whose full name matches one of these regular expressions, e.g. \"^Game\\\\.Player\".")]
+        public List<string> GroupNames;
+
+        [ToolArg("Only tests in one of these [Category]s.")]
+        public List<string> CategoryNames;
+
+        [ToolArg("Only tests in one of these assemblies (names without \".dll\").")]
+        public List<string> AssemblyNames;
+
+        internal TestSelection Selection() => new TestSelection
+        {
+            Mode = Mode,
+            Contains = Filter,
+            TestNames = TestNames?.ToArray(),
+            GroupNames = GroupNames?.ToArray(),
+            CategoryNames = CategoryNames?.ToArray(),
+            AssemblyNames = AssemblyNames?.ToArray(),
+        };
     }
 
     /// <summary>
     /// run_tests: the project's tests through the Test Framework's TestRunnerApi (the package
-    /// com.unity.test-framework; without it the tool says so). Progress per test; the summary
-    /// when the run finishes, also written to Library/TestResults/latest.json.
-    /// A PlayMode run that reloads the domain as it enters play mode cannot be followed by this
-    /// call (its Task lives in the old domain): the call then answers as the run starts, and the
-    /// results land in latest.json when it finishes. Cancelling the call ends it at once; the
-    /// Test Framework this Unity ships (1.1) cannot stop a run, so Unity finishes the tests.
+    /// com.unity.test-framework; without it the tool says so), selected by a Filter. Progress as
+    /// each test starts and ends; the summary when the run finishes, also written to
+    /// Library/TestResults/latest.json. A PlayMode run that reloads the domain as it enters play
+    /// mode cannot be followed by this call (its Task lives in the old domain): the call then
+    /// answers as the run starts (finished: false), and the results land in latest.json when it
+    /// finishes. Cancelling the call ends it at once; the Test Framework this Unity ships (1.1)
+    /// cannot stop a run, so Unity finishes the tests.
     /// </summary>
     public static class RunTestsTool
     {
         [TetherTool("run_tests", Title = "Run tests",
-            Description = "Runs the project test suite (EditMode or PlayMode) and reports progress per test. Writes Library/TestResults/latest.json.",
-            ReadOnly = false, Destructive = false, Idempotent = true, LongRunning = true)]
+            Description = "Runs the project's EditMode or PlayMode tests (Unity Test Framework), all or those a filter selects (names, regular expressions, categories, assemblies: every kind given must match), with progress as each test starts and ends; answers with each test's outcome, duration, message and stack. Writes Library/TestResults/latest.json.",
+            ReadOnly = false, Destructive = false, Idempotent = true, LongRunning = true, Output = typeof(TestRunResult))]
         public static Task<object> RunTests(RunTestsArgs args, IToolContext context)
         {
+            var selection = args.Selection();
+            // A bad pattern is refused before anything starts, here as in the sandbox.
+            selection.FilterGroupNames();
 #if TETHER_TEST_FRAMEWORK
             var services = EditorServices.Require();
             var tests = services.Tests;
@@ -52,15 +79,15 @@ namespace Tether.Unity.Tools
             }
             if (args.Mode == "PlayMode" && ReloadsOnEnter())
             {
-                tests.Start(args.Mode, args.Filter);
-                return Task.FromResult<object>(new JObject
+                tests.Start(selection);
+                return Task.FromResult<object>(new TestRunResult
                 {
-                    ["mode"] = args.Mode,
-                    ["started"] = true,
-                    ["finished"] = false,
-                    ["domainReload"] = true,
-                    ["resultsPath"] = TestRunEvents.ResultsPath,
-                    ["note"] = "PlayMode tests enter play mode, which reloads the code domain: this call ends as the run starts. Read " + TestRunEvents.ResultsPath + " once the editor is back in edit mode (host state \"ready\"), or turn domain reload off in Enter Play Mode Options to be answered with the results.",
+                    Mode = args.Mode,
+                    Finished = false,
+                    Results = new List<TestResult>(),
+                    ResultsPath = TestRunResult.LatestPath,
+                    DomainReload = true,
+                    Note = "PlayMode tests enter play mode, which reloads the code domain: this call ends as the run starts. Read " + TestRunResult.LatestPath + " once the editor is back in edit mode (host state \"ready\"), or turn domain reload off in Enter Play Mode Options to be answered with the results.",
                 });
             }
             var listener = new CallListener(context);
@@ -68,13 +95,13 @@ namespace Tether.Unity.Tools
             {
                 if (tests.Listener == listener) tests.Listener = null;
             });
-            listener.Finished = summary => wait.Complete(summary.ToJson());
+            listener.Finished = summary => wait.Complete(summary.ToResult());
             tests.Listener = listener;
             context.Progress(null, null, "Starting " + args.Mode + " tests");
-            tests.Start(args.Mode, args.Filter);
+            tests.Start(selection);
             return wait.Task;
 #else
-            throw Unavailable("the Test Framework package (com.unity.test-framework) is not in this project; add it with the Package Manager");
+            throw Unavailable("the Test Framework package (com.unity.test-framework) is not in this project; add it with add_package (\"com.unity.test-framework\")");
 #endif
         }
 
@@ -84,35 +111,40 @@ namespace Tether.Unity.Tools
 #if TETHER_TEST_FRAMEWORK
         private static bool ReloadsOnEnter() =>
             !(EditorSettings.enterPlayModeOptionsEnabled && (EditorSettings.enterPlayModeOptions & EnterPlayModeOptions.DisableDomainReload) != 0);
-
-        /// <summary>Turns the run's events into the call's progress and result.</summary>
-        private sealed class CallListener : ITestRunListener
-        {
-            private readonly IToolContext _context;
-            private int _total;
-            private int _started;
-
-            public CallListener(IToolContext context)
-            {
-                _context = context;
-            }
-
-            public System.Action<TestRunSummary> Finished { get; set; }
-
-            public void RunStarted(int testCount) => _total = testCount;
-
-            public void TestStarted(string fullName)
-            {
-                _context.Progress(_started, _total > 0 ? _total : (double?)null, "Running " + fullName);
-                _started++;
-            }
-
-            public void RunFinished(TestRunSummary summary)
-            {
-                _context.Progress(summary.Results.Count, summary.Results.Count, "Tests finished");
-                Finished?.Invoke(summary);
-            }
-        }
 #endif
+    }
+
+    /// <summary>Turns a run's events into the call's progress ("Running X", "Passed X (12 ms)") and result.</summary>
+    internal sealed class CallListener : ITestRunListener
+    {
+        private readonly IToolContext _context;
+        private int _total;
+        private int _started;
+        private int _finished;
+
+        public CallListener(IToolContext context)
+        {
+            _context = context;
+        }
+
+        public System.Action<TestRunSummary> Finished { get; set; }
+
+        private double? Total => _total > 0 ? _total : (double?)null;
+
+        public void RunStarted(int testCount) => _total = testCount;
+
+        public void TestStarted(string fullName) => _context.Progress(_started++, Total, "Running " + fullName);
+
+        public void TestFinished(TestCaseResult result)
+        {
+            var verb = result.Outcome == "passed" ? "Passed" : result.Outcome == "failed" ? "Failed" : "Skipped";
+            _context.Progress(++_finished, Total, verb + " " + result.Name + " (" + (long)result.DurationMs + " ms)");
+        }
+
+        public void RunFinished(TestRunSummary summary)
+        {
+            _context.Progress(summary.Results.Count, summary.Results.Count, "Tests finished");
+            Finished?.Invoke(summary);
+        }
     }
 }

@@ -34,6 +34,9 @@ namespace Tether.Unity.Tools
         public List<string> Components = new List<string>();
 
         public string Tag;
+
+        [ToolArg(SceneEditTools.LayerDescription)]
+        public string Layer;
     }
 
     public sealed class ModifyGameObjectArgs
@@ -57,6 +60,9 @@ namespace Tether.Unity.Tools
 
         public string Tag;
 
+        [ToolArg(SceneEditTools.LayerDescription)]
+        public string Layer;
+
         public List<string> AddComponents = new List<string>();
 
         public List<string> RemoveComponents = new List<string>();
@@ -79,6 +85,8 @@ namespace Tether.Unity.Tools
         /// <summary>"/" separates the names in a path: a name holding one would make its path point elsewhere.</summary>
         internal const string NamePattern = "^[^/]*$";
 
+        internal const string LayerDescription = "A layer's name, e.g. \"Water\", or its index from 0 to 31, e.g. \"4\".";
+
         [TetherTool("create_gameobject", Title = "Create GameObject",
             Description = "Creates a GameObject (optionally a primitive) under a parent, with a transform and components. Not idempotent: each call creates one more object.",
             ReadOnly = false, Destructive = false, Idempotent = false)]
@@ -88,6 +96,7 @@ namespace Tether.Unity.Tools
             var parent = args.Parent != null ? SceneGraph.Require(args.Parent) : null;
             var types = (args.Components ?? new List<string>()).Select(name => SceneVocabulary.Components.Require(name, tool, "components")).ToList();
             if (args.Tag != null) SceneVocabulary.RequireTag(args.Tag, tool);
+            var layer = args.Layer == null ? (int?)null : LayerChoice.RequireInProject(args.Layer, tool);
             using (new UndoGroup("Create " + args.Name))
             {
                 var gameObject = args.Primitive != null
@@ -97,6 +106,7 @@ namespace Tether.Unity.Tools
                 if (parent != null) gameObject.transform.SetParent(parent.transform, false);
                 ApplyTransform(gameObject.transform, args.Position, args.Rotation, args.Scale);
                 if (args.Tag != null) gameObject.tag = args.Tag;
+                if (layer != null) gameObject.layer = layer.Value;
                 Undo.RegisterCreatedObjectUndo(gameObject, "Create " + args.Name);
                 foreach (var type in types)
                 {
@@ -108,7 +118,7 @@ namespace Tether.Unity.Tools
         }
 
         [TetherTool("modify_gameobject", Title = "Modify GameObject",
-            Description = "Sets the name, transform, tag, active flag or components of a GameObject found by path.",
+            Description = "Sets the name, transform, tag, layer, active flag or components of a GameObject found by path.",
             ReadOnly = false, Destructive = false, Idempotent = true)]
         public static object ModifyGameObject(ModifyGameObjectArgs args)
         {
@@ -124,13 +134,15 @@ namespace Tether.Unity.Tools
             }
             var additions = (args.AddComponents ?? new List<string>()).Select(name => SceneVocabulary.Components.Require(name, tool, "addComponents")).ToList();
             if (args.Tag != null) SceneVocabulary.RequireTag(args.Tag, tool);
+            var layer = args.Layer == null ? (int?)null : LayerChoice.RequireInProject(args.Layer, tool);
             using (new UndoGroup("Modify " + gameObject.name))
             {
-                if (args.Name != null || args.Active != null || args.Tag != null)
+                if (args.Name != null || args.Active != null || args.Tag != null || layer != null)
                 {
                     Undo.RecordObject(gameObject, "Modify " + gameObject.name);
                     if (args.Name != null) gameObject.name = args.Name;
                     if (args.Tag != null) gameObject.tag = args.Tag;
+                    if (layer != null) gameObject.layer = layer.Value;
                     if (args.Active != null) gameObject.SetActive(args.Active.Value);
                 }
                 if (args.Position != null || args.Rotation != null || args.Scale != null)

@@ -25,6 +25,12 @@ namespace Tether.Unity.Tools
 
         public string Tag;
 
+        [ToolArg("A path, or a glob of paths: \"*\" and \"?\" within a name, \"**\" across names, e.g. \"/Environment/*\".")]
+        public string Path;
+
+        [ToolArg(SceneEditTools.LayerDescription)]
+        public string Layer;
+
         [ToolArg(Minimum = 1, Maximum = 1000)]
         public int Limit = 100;
     }
@@ -53,15 +59,19 @@ namespace Tether.Unity.Tools
         }
 
         [TetherTool("find_gameobjects", Title = "Find GameObjects",
-            Description = "Finds GameObjects by name (substring, case-insensitive), component type or tag.",
+            Description = "Finds GameObjects by name (substring, case-insensitive), path (a glob: \"/Environment/*\" its children, \"/Environment/**\" all below it, \"**/Lamp*\" at any depth), component type, tag or layer. Every filter given must match.",
             ReadOnly = true, Idempotent = true)]
         public static object FindGameObjects(FindGameObjectsArgs args)
         {
+            var glob = args.Path == null ? null : new HierarchyGlob(args.Path);
+            var layer = args.Layer == null ? (int?)null : LayerChoice.RequireInProject(args.Layer, "find_gameobjects");
             var matches = HierarchyPath.Walk(SceneGraph.Roots(), SceneGraph.Children)
                 .Where(go =>
                     (string.IsNullOrEmpty(args.Name) || go.name.IndexOf(args.Name, StringComparison.OrdinalIgnoreCase) >= 0)
                     && (string.IsNullOrEmpty(args.Component) || HasComponent(go, args.Component))
-                    && (string.IsNullOrEmpty(args.Tag) || go.tag == args.Tag))
+                    && (string.IsNullOrEmpty(args.Tag) || go.tag == args.Tag)
+                    && (glob == null || glob.Matches(SceneGraph.PathOf(go)))
+                    && (layer == null || go.layer == layer))
                 .ToList();
             return new JObject
             {

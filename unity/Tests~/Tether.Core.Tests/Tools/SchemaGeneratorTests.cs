@@ -33,9 +33,17 @@ namespace Tether.Core.Tests.Tools
 
             public string Tag;
 
+            [ToolArg("A path, or a glob of paths: \"*\" and \"?\" within a name, \"**\" across names, e.g. \"/Environment/*\".")]
+            public string Path;
+
+            [ToolArg(LayerDescription)]
+            public string Layer;
+
             [ToolArg(Minimum = 1, Maximum = 1000)]
             public int Limit = 100;
         }
+
+        internal const string LayerDescription = "A layer's name, e.g. \"Water\", or its index from 0 to 31, e.g. \"4\".";
 
         public enum Primitive { Cube, Sphere, Capsule, Cylinder, Plane, Quad }
 
@@ -62,6 +70,9 @@ namespace Tether.Core.Tests.Tools
             public List<string> Components = new List<string>();
 
             public string Tag;
+
+            [ToolArg(LayerDescription)]
+            public string Layer;
         }
 
         public enum EntryType
@@ -89,6 +100,64 @@ namespace Tether.Core.Tests.Tools
         {
             public BuildTarget Target = BuildTarget.StandaloneLinux64;
             public bool Development;
+
+            [ToolArg("The scenes to build, in order, e.g. [\"Assets/Scenes/Main.unity\"]. Default: the enabled scenes of the Build Settings.")]
+            public List<string> Scenes;
+
+            [ToolArg("The folder to write the player to, inside the project (default \"Builds/<target>\"); not Assets/, Library/ or another folder the editor owns.")]
+            public string OutputPath;
+
+            [ToolArg("Allow an outputPath outside the project (an absolute path you were given): the build replaces what is there.")]
+            public bool AllowOutsideProject = false;
+
+            [ToolArg("More BuildOptions, by name.", Enum = new[] { "AllowDebugging", "ConnectWithProfiler", "StrictMode", "CleanBuildCache", "DetailedBuildReport", "CompressWithLz4", "CompressWithLz4HC" })]
+            public List<string> Options;
+        }
+
+        /// <summary>build_player's result (a copy of the Unity package's BuildPlayerResult: Core cannot reference it).</summary>
+        public sealed class BuildPlayerResult
+        {
+            [ToolArg("\"succeeded\".", Required = true)]
+            public string Status;
+
+            [ToolArg("The build report's result: \"Succeeded\".", Required = true)]
+            public string Result;
+
+            [ToolArg(Enum = new[] { "StandaloneLinux64", "StandaloneWindows64", "StandaloneOSX", "Android", "iOS", "WebGL" }, Required = true)]
+            public string Target;
+
+            public bool Development;
+
+            [ToolArg("The folder of the player: project-relative, or absolute when outside the project.", Required = true)]
+            public string OutputPath;
+
+            [ToolArg("What the build wrote there: the executable, package or folder.", Required = true)]
+            public string Location;
+
+            [ToolArg("The scenes built, in order.", Required = true)]
+            public List<string> Scenes;
+
+            [ToolArg(Required = true)]
+            public List<string> Options;
+
+            [ToolArg(Required = true)]
+            public string StartedAt;
+
+            [ToolArg(Required = true)]
+            public string FinishedAt;
+
+            // zod's int() bounds every integer to the safe range; the copy declares them so the descriptors compare whole.
+            [ToolArg(Minimum = -9007199254740991, Maximum = 9007199254740991)]
+            public long DurationMs;
+
+            [ToolArg("Bytes of the build output.", Minimum = -9007199254740991, Maximum = 9007199254740991)]
+            public long TotalSize;
+
+            [ToolArg(Minimum = -9007199254740991, Maximum = 9007199254740991)]
+            public int TotalErrors;
+
+            [ToolArg(Minimum = -9007199254740991, Maximum = 9007199254740991)]
+            public int TotalWarnings;
         }
 
         public sealed class Screenshot
@@ -98,12 +167,21 @@ namespace Tether.Core.Tests.Tools
 
             [ToolArg(Minimum = 16, Maximum = 4096)]
             public int Height = 240;
+
+            [ToolArg("\"scene\": the Scene view; \"game\": the Game view; \"camera\": the camera named by camera.", Enum = new[] { "scene", "game", "camera" })]
+            public string View = "scene";
+
+            [ToolArg("With view \"camera\": the path of a GameObject with a Camera, e.g. \"/Main Camera\".")]
+            public string Camera;
         }
 
         public enum PlayAction
         {
             [EnumMember(Value = "enter")] Enter,
             [EnumMember(Value = "exit")] Exit,
+            [EnumMember(Value = "pause")] Pause,
+            [EnumMember(Value = "resume")] Resume,
+            [EnumMember(Value = "step")] Step,
         }
 
         public sealed class PlayMode

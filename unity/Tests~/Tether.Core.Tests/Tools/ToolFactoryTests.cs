@@ -18,6 +18,7 @@ namespace Tether.Core.Tests.Tools
     {
         public static SandboxArguments.BuildPlayer LastBuild;
 
+        /// <summary>A small declared output, for the output checks.</summary>
         public sealed class BuildResult
         {
             public string Status;
@@ -26,12 +27,17 @@ namespace Tether.Core.Tests.Tools
 
         [TetherTool("build_player", Title = "Build player",
             Description = "Builds a player for a target platform. Blocks the editor main thread for the whole build (minutes on real projects) and is NOT idempotent: every run produces a new build. An identical call made while one is queued or running shares that build instead of starting another.",
-            ReadOnly = false, Destructive = false, Idempotent = false, LongRunning = true, DeadlineMs = 3600000, Duplicates = "attach")]
+            ReadOnly = false, Destructive = false, Idempotent = false, LongRunning = true, DeadlineMs = 3600000, Duplicates = "attach", Output = typeof(SandboxArguments.BuildPlayerResult))]
         public static object BuildPlayer(SandboxArguments.BuildPlayer args, IToolContext context)
         {
             LastBuild = args;
             context.Progress(1, 2, "building");
-            return new BuildResult { Status = "succeeded", OutputPath = "Builds/" + args.Target };
+            var target = args.Target.ToString();
+            return new SandboxArguments.BuildPlayerResult
+            {
+                Status = "succeeded", Result = "Succeeded", Target = target, OutputPath = "Builds/" + target, Location = "Builds/" + target + "/Player",
+                Scenes = new List<string>(), Options = new List<string>(), StartedAt = "2026-01-01T00:00:00Z", FinishedAt = "2026-01-01T00:00:01Z", DurationMs = 1000,
+            };
         }
 
         [TetherTool("get_hierarchy", Title = "Get scene hierarchy",
@@ -144,7 +150,8 @@ namespace Tether.Core.Tests.Tools
             var result = await Call(Tool("BuildPlayer"), JObject.Parse("{\"target\":\"Android\"}"), context);
             Assert.That(FactoryTestTools.LastBuild.Target, Is.EqualTo(SandboxArguments.BuildTarget.Android));
             Assert.That(FactoryTestTools.LastBuild.Development, Is.False);
-            JsonAssert.AreEqual(JObject.Parse("{\"status\":\"succeeded\",\"outputPath\":\"Builds/Android\"}"), result["structuredContent"]);
+            Assert.That((string)result["structuredContent"]["status"], Is.EqualTo("succeeded"));
+            Assert.That((string)result["structuredContent"]["outputPath"], Is.EqualTo("Builds/Android"));
             Assert.That(context.ProgressReports.Single().Message, Is.EqualTo("building"));
             TetherAssert.Throws(ErrorCodes.InvalidArguments, () => Tool("BuildPlayer").Validate(JObject.Parse("{\"target\":\"Switch\"}")));
         }

@@ -39,9 +39,20 @@ namespace Tether.Unity.Tests.Results
             var text = (string)result["content"][0]["text"];
             Assert.That(text, Does.StartWith("Compilation failed with 2 error(s); the editor kept its previous scripts."));
             Assert.That(text, Does.Contain("Assets/B.cs(3,5): error CS1002: ; expected"));
-            Assert.That(text, Does.Contain("Assets/C.cs(7,1): error error CS0103"), "a message without its place gets one");
+            Assert.That(text, Does.Contain("Assets/C.cs(7,1): error CS0103: The name 'x' does not exist"), "a message without its place gets one, its severity once");
             Assert.That((bool)result["structuredContent"]["succeeded"], Is.False);
             Assert.That((bool)result["structuredContent"]["domainReload"], Is.False);
+        }
+
+        [TestCase("Assets/B.cs", "error", "Assets/B.cs(3,5): error CS1002: ; expected", "CS1002: ; expected")]
+        [TestCase("Assets/B.cs", "warning", "warning CS0168: unused", "CS0168: unused")]
+        [TestCase("Assets/B.cs", "error", "CS0246: type not found", "CS0246: type not found")]
+        [TestCase("", "error", "error CS2001: Source file not found", "CS2001: Source file not found")]
+        public void MessagesKeepTheCodeAndTextWithoutThePlaceOrSeverity(string file, string severity, string unity, string plain)
+        {
+            var message = new CompileMessage(file, 3, 5, severity, unity);
+            Assert.That(message.Message, Is.EqualTo(plain));
+            Assert.That(message.Text, Is.EqualTo(file.Length == 0 ? severity + " " + plain : file + "(3,5): " + severity + " " + plain));
         }
 
         [Test]

@@ -20,7 +20,7 @@ namespace UnityEditor.TestTools.TestRunner.Api
     }
 
     // https://docs.unity3d.com/Packages/com.unity.test-framework@1.1/api/UnityEditor.TestTools.TestRunner.Api.Filter.html
-    public class Filter
+    public partial class Filter
     {
         public TestMode testMode;
         public string[] groupNames;
@@ -52,7 +52,7 @@ namespace UnityEditor.TestTools.TestRunner.Api
     }
 
     // https://docs.unity3d.com/Packages/com.unity.test-framework@1.1/api/UnityEditor.TestTools.TestRunner.Api.ITestResultAdaptor.html
-    public interface ITestResultAdaptor
+    public partial interface ITestResultAdaptor
     {
         string FullName { get; }
         TestStatus TestStatus { get; }

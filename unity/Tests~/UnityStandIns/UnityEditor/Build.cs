@@ -39,6 +39,13 @@ namespace UnityEditor
     {
         None = 0,
         Development = 1,
+        CleanBuildCache = 128,
+        ConnectWithProfiler = 256,
+        AllowDebugging = 512,
+        CompressWithLz4 = 262144,
+        CompressWithLz4HC = 524288,
+        StrictMode = 2097152,
+        DetailedBuildReport = 536870912,
     }
 
     // https://docs.unity3d.com/ScriptReference/EditorBuildSettings.html
@@ -94,7 +101,7 @@ namespace UnityEditor.Build.Reporting
     }
 
     // https://docs.unity3d.com/ScriptReference/Build.Reporting.BuildSummary.html
-    public struct BuildSummary
+    public partial struct BuildSummary
     {
         public TimeSpan totalTime => throw new NotImplementedException();
         public ulong totalSize => throw new NotImplementedException();

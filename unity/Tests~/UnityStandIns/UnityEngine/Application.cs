@@ -3,7 +3,7 @@ using System;
 namespace UnityEngine
 {
     // https://docs.unity3d.com/ScriptReference/Application.html
-    public class Application
+    public partial class Application
     {
         // https://docs.unity3d.com/ScriptReference/Application-dataPath.html
         public static string dataPath => throw new NotImplementedException();

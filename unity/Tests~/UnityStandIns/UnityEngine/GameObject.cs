@@ -3,7 +3,7 @@ using System;
 namespace UnityEngine
 {
     // https://docs.unity3d.com/ScriptReference/GameObject.html
-    public sealed class GameObject : Object
+    public sealed partial class GameObject : Object
     {
         // https://docs.unity3d.com/ScriptReference/GameObject-ctor.html
         public GameObject(string name) => throw new NotImplementedException();
@@ -39,7 +39,7 @@ namespace UnityEngine
     }
 
     // https://docs.unity3d.com/ScriptReference/Transform.html
-    public class Transform : Component
+    public partial class Transform : Component
     {
         // https://docs.unity3d.com/ScriptReference/Transform-parent.html
         public Transform parent { get => throw new NotImplementedException(); set => throw new NotImplementedException(); }
@@ -81,7 +81,7 @@ namespace UnityEngine
     }
 
     // https://docs.unity3d.com/ScriptReference/Rect.html
-    public struct Rect
+    public partial struct Rect
     {
         // https://docs.unity3d.com/ScriptReference/Rect-ctor.html
         public Rect(float x, float y, float width, float height) => throw new NotImplementedException();

@@ -19,7 +19,7 @@ namespace UnityEngine
     }
 
     // https://docs.unity3d.com/ScriptReference/ScriptableObject.html
-    public class ScriptableObject : Object
+    public partial class ScriptableObject : Object
     {
         // https://docs.unity3d.com/ScriptReference/ScriptableObject.CreateInstance.html
         public static T CreateInstance<T>() where T : ScriptableObject => throw new NotImplementedException();

@@ -3,7 +3,7 @@ using System;
 namespace UnityEngine
 {
     // https://docs.unity3d.com/ScriptReference/Camera.html
-    public sealed class Camera : Behaviour
+    public sealed partial class Camera : Behaviour
     {
         // https://docs.unity3d.com/ScriptReference/Camera-main.html
         public static Camera main => throw new NotImplementedException();

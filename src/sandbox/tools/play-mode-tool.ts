@@ -1,0 +1,95 @@
+/**
+ * play_mode: enters or exits play mode (entering reloads the code domain, as in Unity), and
+ * while playing pauses, resumes or steps one frame (EditorApplication.isPaused and Step).
+ * The sandbox's game runs at 60 frames a second while playing and not paused; its frame
+ * count and pause live in Library/Tether/play-pause.json, so they survive the domain reload
+ * entering causes, as Unity's do.
+ */
+import { join } from 'node:path';
+import { z } from 'zod';
+import { TetherError } from '../../protocol/index.js';
+import type { Project } from '../project.js';
+import { defineTool, type MainThreadContext } from './tool.js';
+
+const FRAME_MS = 1000 / 60;
+
+/** The game's clock: `frame` counted at `since` (epoch ms), advancing from then unless paused. */
+interface PlayClock {
+  paused: boolean;
+  frame: number;
+  since: number;
+}
+
+function clockPath(project: Project): string {
+  return join(project.library, 'Tether', 'play-pause.json');
+}
+
+function readClock(project: Project): PlayClock {
+  return project.readJson<PlayClock>(clockPath(project), { paused: false, frame: 0, since: Date.now() });
+}
+
+/** The frame the game is at now (Time.frameCount). */
+function frameNow(clock: PlayClock): number {
+  return clock.paused ? clock.frame : clock.frame + Math.floor((Date.now() - clock.since) / FRAME_MS);
+}
+
+/** Whether play mode is paused, as get_editor_state reports it (false outside play mode). */
+export function isPaused(context: MainThreadContext): boolean {
+  return context.playing && readClock(context.project).paused;
+}
+
+export function setPlayMode(context: MainThreadContext, action: 'enter' | 'exit'): Record<string, unknown> {
+  if (action === 'enter') {
+    if (context.playing) return { playing: true, changed: false };
+    context.playing = true;
+    context.project.writeJson(clockPath(context.project), { paused: false, frame: 0, since: Date.now() } satisfies PlayClock);
+    context.console.write('log', 'Entering play mode');
+    context.requestReload('play');
+    return { playing: true, changed: true, domainReload: true };
+  }
+  if (!context.playing) return { playing: false, changed: false };
+  context.playing = false;
+  context.project.writeJson(clockPath(context.project), { paused: false, frame: 0, since: Date.now() } satisfies PlayClock);
+  context.console.write('log', 'Exited play mode');
+  return { playing: false, changed: true };
+}
+
+type PauseAction = 'pause' | 'resume' | 'step';
+
+/** Pauses, resumes or steps the game; only in play mode. */
+export function setPaused(context: MainThreadContext, action: PauseAction): Record<string, unknown> {
+  if (!context.playing) {
+    const problem = `"${action}" needs play mode, and the editor is in edit mode`;
+    throw new TetherError('INVALID_ARGUMENTS', `Invalid arguments for play_mode: action: ${problem}. Enter it first (action "enter").`, { tool: 'play_mode', field: 'action', problem });
+  }
+  const clock = readClock(context.project);
+  const frame = frameNow(clock);
+  const write = (next: PlayClock): void => context.project.writeJson(clockPath(context.project), next);
+  if (action === 'step') {
+    // Step pauses a running game, then plays exactly one frame (the Step button).
+    write({ paused: true, frame: frame + 1, since: Date.now() });
+    return { playing: true, paused: true, changed: true, frame: frame + 1 };
+  }
+  const pausing = action === 'pause';
+  if (clock.paused === pausing) return { playing: true, paused: pausing, changed: false, frame };
+  write({ paused: pausing, frame, since: Date.now() });
+  context.console.write('log', pausing ? 'Paused play mode' : 'Resumed play mode');
+  return { playing: true, paused: pausing, changed: true, frame };
+}
+
+export const playModeTool = defineTool({
+  name: 'play_mode',
+  title: 'Enter or exit play mode',
+  description:
+    'Enters or exits play mode. Entering reloads the code domain, as in Unity. While playing, "pause" and "resume" pause and resume the game and "step" plays one frame and stays paused (the toolbar\'s Pause and Step). Each action answers once the editor has done it.',
+  input: z.object({ action: z.enum(['enter', 'exit', 'pause', 'resume', 'step']) }),
+  output: z.object({
+    playing: z.boolean(),
+    changed: z.boolean().describe('False when the editor already was as asked.'),
+    paused: z.boolean().optional().describe('After pause, resume and step.'),
+    frame: z.number().int().optional().describe('The game\'s frame count (Time.frameCount), after pause, resume and step.'),
+    domainReload: z.boolean().optional().describe('Entering reloaded the code domain; the answer arrived after the reload.'),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  run: ({ action }, context) => (action === 'enter' || action === 'exit' ? setPlayMode(context, action) : setPaused(context, action)),
+});

@@ -1,0 +1,115 @@
+/**
+ * run_tests and build_player through `tether call` and an MCP client: filters as the Test
+ * Framework's, progress as each test starts and ends, each test's outcome, message and stack;
+ * builds with their summary, where the player may go (and why not elsewhere), scenes, options,
+ * and a build refused while scripts do not compile.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeMcpSessions, connectMcp, textOf } from '../helpers/mcp-client.js';
+import { buildLog, cleanupProcesses, createWorkspace, startSandbox, type Workspace } from '../helpers/processes.js';
+import { callFails, callOk } from '../helpers/tool-call.js';
+
+interface Summary {
+  mode: string;
+  finished: boolean;
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  results: Array<{ name: string; outcome: string; durationMs: number; message?: string; stackTrace?: string }>;
+  note?: string;
+}
+
+interface Build {
+  status: string;
+  outputPath: string;
+  location: string;
+  scenes: string[];
+  options: string[];
+  totalSize: number;
+  totalErrors: number;
+}
+
+let workspace: Workspace;
+
+beforeAll(async () => {
+  workspace = createWorkspace();
+  await startSandbox(workspace, ['--build-seconds', '0.2']);
+});
+
+afterAll(async () => {
+  await closeMcpSessions();
+  await cleanupProcesses();
+});
+
+describe('run_tests and build_player through tether call', () => {
+  it('runs the tests a filter selects, each with its outcome, message and stack', async () => {
+    const edit = await callOk<Summary>(workspace, 'run_tests');
+    expect(edit).toMatchObject({ mode: 'EditMode', finished: true, total: 6, passed: 6, failed: 0, skipped: 0 });
+    const play = await callOk<Summary>(workspace, 'run_tests', { mode: 'PlayMode' });
+    expect(play).toMatchObject({ total: 3, passed: 1, failed: 1, skipped: 1 });
+    expect(play.results.find((r) => r.outcome === 'failed')).toMatchObject({
+      name: 'Physics.PlayerStopsAtWall',
+      message: expect.stringContaining('Expected: less than 4.5f'),
+      stackTrace: expect.stringContaining('PhysicsTests.cs:41'),
+    });
+    expect(JSON.parse(readFileSync(join(workspace.project, 'Library', 'TestResults', 'latest.json'), 'utf8'))).toMatchObject({ mode: 'PlayMode', failed: 1 });
+    const movement = await callOk<Summary>(workspace, 'run_tests', { categoryNames: ['Movement'], groupNames: ['^Player\\.'] });
+    expect(movement.results.map((r) => r.name)).toEqual(['Player.MovesForward', 'Player.JumpsWhenGrounded']);
+    expect(await callFails(workspace, 'run_tests', { groupNames: ['(unclosed'] }, 'INVALID_ARGUMENTS')).toContain('groupNames.0');
+  });
+
+  it('builds a player with the summary of its report, where it may go, and counts each build once', async () => {
+    const built = await callOk<Build>(workspace, 'build_player', { target: 'StandaloneWindows64', development: true, options: ['AllowDebugging'] });
+    expect(built).toMatchObject({ status: 'succeeded', outputPath: 'Builds/StandaloneWindows64', scenes: ['Assets/Scenes/SampleScene.unity'], options: ['Development', 'AllowDebugging'], totalErrors: 0 });
+    expect(built.location).toMatch(/^Builds\/StandaloneWindows64\/.+\.exe$/);
+    expect(readFileSync(join(workspace.project, built.location)).length).toBe(built.totalSize);
+    const outside = join(dirname(workspace.project), 'elsewhere');
+    expect(await callFails(workspace, 'build_player', { outputPath: outside }, 'PATH_OUTSIDE_PROJECT')).toContain('allowOutsideProject');
+    expect(await callFails(workspace, 'build_player', { outputPath: 'Assets/Build' }, 'INVALID_ARGUMENTS')).toContain('inside Assets/, which the editor owns');
+    expect(existsSync(outside)).toBe(false);
+    expect(buildLog(workspace).map((b) => b.status)).toEqual(['succeeded']);
+  });
+});
+
+describe('run_tests and build_player through an MCP client', () => {
+  it('reports progress per test by name, and builds where it is allowed to', async () => {
+    const { client } = await connectMcp(workspace);
+    const { tools } = await client.listTools();
+    for (const name of ['run_tests', 'build_player']) expect(tools.find((t) => t.name === name)?.outputSchema, name).toBeDefined();
+    const messages: string[] = [];
+    const run = await client.callTool({ name: 'run_tests', arguments: { mode: 'PlayMode', testNames: ['Physics.CrateFallsOntoGround'] } }, { onprogress: (p) => void messages.push(p.message ?? '') });
+    expect(run.isError, textOf(run)).toBeFalsy();
+    expect((run.structuredContent as Summary).results.map((r) => r.name)).toEqual(['Physics.CrateFallsOntoGround']);
+    expect(messages).toEqual(expect.arrayContaining(['Running Physics.CrateFallsOntoGround', expect.stringMatching(/^Passed Physics\.CrateFallsOntoGround \(\d+ ms\)$/)]));
+    const none = await client.callTool({ name: 'run_tests', arguments: { assemblyNames: ['Game.PlayTests'] } });
+    expect(none.structuredContent).toMatchObject({ total: 0, note: expect.stringContaining('the project has 6') });
+
+    const refused = async (args: Record<string, unknown>, code: string): Promise<string> => {
+      const result = await client.callTool({ name: 'build_player', arguments: args });
+      expect(result.isError, JSON.stringify(args)).toBe(true);
+      expect((result._meta?.['tether/error'] as { code?: string } | undefined)?.code, textOf(result)).toBe(code);
+      return textOf(result);
+    };
+    expect(await refused({ outputPath: '.' }, 'INVALID_ARGUMENTS')).toContain('the project folder itself');
+    expect(await refused({ outputPath: 'Library/Out' }, 'INVALID_ARGUMENTS')).toContain('Library/');
+    expect(await refused({ scenes: ['Assets/Scenes/SampleScen.unity'] }, 'NOT_FOUND')).toContain('Did you mean "Assets/Scenes/SampleScene.unity"');
+    expect(await refused({ scenes: ['Assets/Scenes/SampleScene'] }, 'INVALID_ARGUMENTS')).toContain('.unity');
+    expect(await refused({ options: ['Turbo'] }, 'INVALID_ARGUMENTS')).toContain('options');
+    expect(await refused({ target: 'PS5' }, 'INVALID_ARGUMENTS')).toContain('target');
+
+    const outside = join(dirname(workspace.project), 'player-out');
+    const elsewhere = await client.callTool({ name: 'build_player', arguments: { target: 'WebGL', outputPath: outside, allowOutsideProject: true } }, { onprogress: () => undefined });
+    expect(elsewhere.isError, textOf(elsewhere)).toBeFalsy();
+    expect(elsewhere.structuredContent).toMatchObject({ outputPath: outside, location: outside });
+    expect(existsSync(join(outside, 'player.txt'))).toBe(true);
+
+    // Unity builds no player while the scripts do not compile.
+    writeFileSync(join(workspace.project, 'Assets', 'Broken.cs'), 'class Broken {\n');
+    const failed = await refused({}, 'TOOL_FAILED');
+    expect(failed).toContain('Assets/Broken.cs(1,15): error CS1513: } expected');
+    expect(buildLog(workspace).map((b) => b.status)).toEqual(['succeeded', 'succeeded', 'failed']);
+  });
+});
