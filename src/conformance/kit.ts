@@ -8,17 +8,12 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Agent, CallStartResult, CallState, ToolResult } from '../protocol/index.js';
 import { isRecord, settle, show, type Outcome } from './assertions.js';
 import { CheckFailure } from './errors.js';
+import { KIT, type KitTool } from './kit-tools.js';
 import type { Session } from './session.js';
 import type { CheckContext } from './types.js';
 
-export const KIT = {
-  block: 'tether_conformance_block',
-  count: 'tether_conformance_count',
-  read: 'tether_conformance_read',
-  reload: 'tether_conformance_reload',
-} as const;
-
-export type KitTool = (typeof KIT)[keyof typeof KIT];
+// The checks import the names from here, beside the drivers that use them.
+export { KIT, type KitTool };
 
 /**
  * Long enough that no check waits it out (checks cancel their blocks when done with them),

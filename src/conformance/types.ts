@@ -1,6 +1,6 @@
 /** The shapes the suite is built from: checks, the context they run in, and their results. */
 import type { HelloResult, ToolDescriptor } from '../protocol/index.js';
-import type { KitTool } from './kit.js';
+import type { KitTool } from './kit-tools.js';
 import type { RawConnection } from './raw-connection.js';
 import type { RequirementId } from './requirements.js';
 import type { Session, SessionOptions } from './session.js';

@@ -2,51 +2,9 @@
 import { TetherError } from '../protocol/index.js';
 import type { Project } from './project.js';
 import { sceneFileOf, sceneNameOf } from './scene-paths.js';
+import type { Component, GameObject, HierarchyNode, SceneFile, Vector3 } from './game-object.js';
 import { prefabStatus } from './prefabs/prefab-status.js';
-
-export type Vector3 = [number, number, number];
-
-export interface Component {
-  type: string;
-  properties?: Record<string, unknown>;
-}
-
-export interface GameObject {
-  id: number;
-  name: string;
-  parentId: number | null;
-  active: boolean;
-  tag: string;
-  position: Vector3;
-  rotation: Vector3;
-  scale: Vector3;
-  components: Component[];
-  /** Unity's layer, 0 to 31 (layers.ts); absent means 0, Default. */
-  layer?: number;
-  /** On the objects of a prefab instance (src/sandbox/prefabs/): the asset, the object's id in it, and whether it is the instance's root. */
-  prefab?: PrefabLink;
-}
-
-export interface PrefabLink {
-  asset: string;
-  source: number;
-  root?: true;
-}
-
-/** A scene's file: JSON, at the scene's asset path with ".json" for ".unity" (scene-paths.ts). */
-export interface SceneFile {
-  name: string;
-  nextId: number;
-  objects: GameObject[];
-}
-
-export interface HierarchyNode {
-  name: string;
-  path: string;
-  active: boolean;
-  components: string[];
-  children?: HierarchyNode[];
-}
+import { remapReferences } from './serialized/stored-references.js';
 
 export class Scene {
   private data: SceneFile;
@@ -181,6 +139,10 @@ export class Scene {
       for (const child of this.children(o.id)) if (!copies.has(child.id)) copyOf(child, copy.id);
     };
     copyOf(original, parentId);
+    // As Unity's Instantiate does: references inside the copied hierarchy point at the copies;
+    // those to objects outside it still point where they did.
+    const copyIdOf = (id: number): number => copies.get(id)?.id ?? id;
+    for (const copy of copies.values()) copy.components = remapReferences(copy.components, copyIdOf) as Component[];
     const root = copies.get(original.id) as GameObject;
     root.name = name;
     this.save();
@@ -208,6 +170,7 @@ export class Scene {
         path: this.pathOf(o),
         active: o.active,
         components: o.components.map((c) => c.type),
+        ...prefabStatus(this.project, this.data.objects, o),
         ...(kids.length > 0 && level < depth ? { children: kids.map((k) => build(k, level + 1)) } : {}),
       };
     };

@@ -11,10 +11,9 @@ import { join } from 'node:path';
 import { TetherError } from '../protocol/index.js';
 import { closestNames } from '../schema/suggest.js';
 import type { Project } from './project.js';
-import { Scene, type GameObject, type SceneFile } from './scene.js';
+import type { GameObject, SceneFile } from './game-object.js';
+import { Scene } from './scene.js';
 import { isSceneFile, sceneFileOf, sceneNameOf, scenePathOfFile } from './scene-paths.js';
-import { attachPrefabs } from './prefabs/prefab-stage.js';
-import { attachAssetUndo } from './assets/asset-undo.js';
 import type { UndoTarget } from './undo.js';
 
 export const DEFAULT_SCENE = 'Assets/Scenes/SampleScene.unity';
@@ -45,7 +44,7 @@ export class SceneSet {
   private changes = 0;
   /** The prefab open in prefab mode (prefabs/prefab-stage.ts): the GameObject tools edit it instead of the active scene. */
   stage: Scene | undefined;
-  /** What one undo group covers besides the loaded scenes (the prefab stage, prefab assets), each under a key no scene path has. */
+  /** What one undo group covers besides the loaded scenes (the prefab stage, prefab assets, asset files: editor-scenes.ts attaches them), each under a key no scene path has. */
   readonly undoExtras = new Map<string, UndoTarget<unknown>>();
 
   constructor(private readonly project: Project) {
@@ -53,8 +52,6 @@ export class SceneSet {
     const paths = setup.loaded.length > 0 ? setup.loaded : [DEFAULT_SCENE];
     this.loaded = paths.map((path) => this.load(path));
     this.activeIndex = Math.max(0, paths.indexOf(setup.active));
-    attachPrefabs(this, project);
-    attachAssetUndo(this, project);
   }
 
   private get setupPath(): string {

@@ -37,6 +37,30 @@ export interface UndoHistoryOptions<State> {
   initial?: UndoRecord<State>;
 }
 
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * A change threw, and restoring the state from before it threw too: both errors are kept, so
+ * the restore's does not hide why the change failed (a batch reports them apart, as the Unity
+ * package does), and whoever sees it learns that some of the change may remain.
+ */
+export class RollbackFailed extends Error {
+  constructor(
+    readonly original: unknown,
+    readonly rollbackError: unknown,
+  ) {
+    super(`${messageOf(original)} Rolling back the change failed too (${messageOf(rollbackError)}): some of it may remain.`, { cause: original });
+    this.name = 'RollbackFailed';
+  }
+
+  /** What went wrong with the rollback. */
+  get rollbackProblem(): string {
+    return messageOf(this.rollbackError);
+  }
+}
+
 export class UndoHistory<State> {
   private done: UndoGroup<State>[];
   private undone: UndoGroup<State>[];
@@ -65,7 +89,7 @@ export class UndoHistory<State> {
   /**
    * Runs `change` as one group. Nested groups join the outer one (a tool that runs another
    * tool is still one step). If `change` throws, the target goes back to how it was and the
-   * error goes on.
+   * error goes on; should going back throw too, RollbackFailed carries both.
    */
   group<T>(name: string, change: () => T): T {
     if (this.recording) return change();
@@ -75,7 +99,11 @@ export class UndoHistory<State> {
     try {
       result = change();
     } catch (error) {
-      this.target.restore(before);
+      try {
+        this.target.restore(before);
+      } catch (rollbackError) {
+        throw new RollbackFailed(error, rollbackError);
+      }
       throw error;
     } finally {
       this.recording = false;

@@ -127,6 +127,37 @@ describe('tether mcp over stdio', () => {
     expect(structured<{ reparented: { path: string } }>(await call('reparent_gameobject', { path: '/Player (1)', parent: '/Environment' })).reparented.path).toBe('/Environment/Player (1)');
     expect(structured<{ added: { type: string } }>(await call('add_component', { path: '/Player', type: 'AudioSource' })).added.type).toBe('AudioSource');
     expect(structured<{ removed: string }>(await call('remove_component', { path: '/Player', type: 'AudioSource' })).removed).toBe('AudioSource');
+    // The editor's state, selection, serialized fields and batch (test/sandbox/*-tools.test.ts test each in depth).
+    expect(structured<{ activeScene: string }>(await call('get_editor_state')).activeScene).toBe('Assets/Scenes/SampleScene.unity');
+    expect(structured<{ active: string }>(await call('set_selection', { gameObjects: ['/Player'] })).active).toBe('/Player');
+    expect(structured<{ gameObjects: Array<{ path: string }> }>(await call('get_selection')).gameObjects.map((o) => o.path)).toEqual(['/Player']);
+    const body = { gameObject: '/Player', component: 'Rigidbody' };
+    expect(structured<{ type: string }>(await call('get_serialized_properties', { target: body })).type).toBe('Rigidbody');
+    expect(structured<{ properties: Array<{ value: unknown }> }>(await call('set_serialized_properties', { target: body, properties: [{ path: 'm_Mass', value: 3 }] })).properties[0]?.value).toBe(3);
+    const batch = [{ tool: 'create_gameobject', arguments: { name: 'Batched' } }, { tool: 'add_component', arguments: { path: '/Batched', type: 'Light' } }];
+    expect(structured<{ steps: unknown[] }>(await call('batch', { steps: batch })).steps).toHaveLength(2);
+    // Assets, materials and ScriptableObjects.
+    expect(structured<{ assets: Array<{ path: string }> }>(await call('find_assets', { filter: 't:Material' })).assets.map((a) => a.path)).toContain('Assets/Materials/Ground.mat');
+    expect(structured<{ asset: { type: string } }>(await call('get_asset_info', { path: 'Assets/Materials/Ground.mat' })).asset.type).toBe('Material');
+    expect(structured<{ created: string[] }>(await call('create_folder', { path: 'Assets/Stdio' })).created).toEqual(['Assets/Stdio']);
+    expect(structured<{ material: { shader: string } }>(await call('create_material', { path: 'Assets/Stdio/Red.mat', properties: { _Color: [1, 0, 0, 1] } })).material.shader).toBe('Standard');
+    expect(structured<{ changed: string[] }>(await call('set_material', { path: 'Assets/Stdio/Red.mat', properties: { _Glossiness: 0.8 } })).changed).toEqual(['_Glossiness']);
+    expect(structured<{ material: { path: string } }>(await call('get_material', { path: 'Assets/Stdio/Red.mat' })).material.path).toBe('Assets/Stdio/Red.mat');
+    expect(structured<{ asset: { path: string } }>(await call('move_asset', { from: 'Assets/Stdio/Red.mat', to: 'Assets/Red.mat' })).asset.path).toBe('Assets/Red.mat');
+    expect(structured<{ asset: { path: string } }>(await call('rename_asset', { path: 'Assets/Red.mat', newName: 'Crimson' })).asset.path).toBe('Assets/Crimson.mat');
+    expect(structured<{ asset: { path: string } }>(await call('reimport_asset', { path: 'Assets/Crimson.mat' })).asset.path).toBe('Assets/Crimson.mat');
+    writeFileSync(join(workspace.project, 'Assets', 'Stdio', 'Notes.txt'), 'new on disk');
+    expect(structured<{ imported?: string[] }>(await call('refresh_assets')).imported).toEqual(['Assets/Stdio/Notes.txt']);
+    expect(structured<{ asset: { type: string } }>(await call('create_scriptable_object', { type: 'GameSettings', path: 'Assets/Stdio/Settings.asset' })).asset.type).toBe('GameSettings');
+    expect(structured<{ trashed: boolean }>(await call('delete_asset', { path: 'Assets/Stdio/Settings.asset' })).trashed).toBe(true);
+    // Prefabs and prefab mode.
+    const prefab = 'Assets/Stdio/Batched.prefab';
+    expect(structured<{ prefab: { objects: number } }>(await call('create_prefab', { path: '/Batched', assetPath: prefab })).prefab.objects).toBe(1);
+    expect(structured<{ instance: { assetPath: string } }>(await call('instantiate_prefab', { assetPath: prefab, name: 'Batched 2' })).instance.assetPath).toBe(prefab);
+    expect(structured<{ instance: { path: string } }>(await call('apply_prefab_overrides', { path: '/Batched 2' })).instance.path).toBe('/Batched 2');
+    expect(structured<{ instance: { path: string } }>(await call('revert_prefab_overrides', { path: '/Batched' })).instance.path).toBe('/Batched');
+    expect(structured<{ opened: { root: string } }>(await call('open_prefab', { assetPath: prefab })).opened.root).toBe('/Batched');
+    expect(structured<{ closed: string }>(await call('close_prefab', { save: false })).closed).toBe(prefab);
 
     let progress = 0;
     const tests = structured<{ total: number; passed: number }>(await call('run_tests', {}, { onprogress: () => progress++ }));
@@ -147,6 +178,15 @@ describe('tether mcp over stdio', () => {
     await toolsChanged;
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('spawn_wave');
     expect(textOf(await call('spawn_wave', { count: 3 }))).toBe('Spawning a wave of 3 enemies.');
+
+    // After the compile above: packages and scripts reload the domain too.
+    expect(structured<{ count: number }>(await call('list_packages')).count).toBeGreaterThan(0);
+    expect(structured<{ package: { name: string } }>(await call('add_package', { identifier: 'com.unity.inputsystem' })).package.name).toBe('com.unity.inputsystem');
+    expect(structured<{ removed: string }>(await call('remove_package', { name: 'com.unity.inputsystem' })).removed).toBe('com.unity.inputsystem');
+    const script = 'Assets/Scripts/Stdio.cs';
+    expect(structured<{ compile: { succeeded: boolean } }>(await call('create_script', { path: script })).compile.succeeded).toBe(true);
+    expect(structured<{ compile: { succeeded: boolean } }>(await call('edit_script', { path: script, oldText: 'void Update()', newText: 'void LateUpdate()' })).compile.succeeded).toBe(true);
+    expect(readFileSync(join(workspace.project, script), 'utf8')).toContain('void LateUpdate()');
 
     const status = structured<{ link: string; host: { kind: string } }>(await call('tether_status'));
     expect(status).toMatchObject({ link: 'authenticated', host: { kind: 'sandbox' } });

@@ -6,9 +6,9 @@
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { callFails, callOk } from '../helpers/tool-call.js';
-import { cleanupProcesses, createWorkspace, startSandbox, type Workspace } from '../helpers/processes.js';
+import { sharedSandbox } from '../helpers/tool-session.js';
 
 interface Asset {
   path: string;
@@ -31,19 +31,10 @@ interface Details extends Asset {
 const GROUND_GUID = '5b1c0d2e8f3a4b6c9d7e1f2a3b4c5d6e';
 const CHECKER_GUID = '8e2f4a6b1c3d5e7f9a0b2c4d6e8f0a1b';
 
-let workspace: Workspace;
+const { workspace } = sharedSandbox({ mcp: false });
 const onDisk = (path: string): string => join(workspace.project, path);
 const json = <T>(path: string): T => JSON.parse(readFileSync(onDisk(path), 'utf8')) as T;
 const paths = (found: Found): string[] => found.assets.map((a) => a.path);
-
-beforeAll(async () => {
-  workspace = createWorkspace();
-  await startSandbox(workspace);
-});
-
-afterAll(async () => {
-  await cleanupProcesses();
-});
 
 describe('find_assets and get_asset_info', () => {
   it('find by name words, types (with their bases), labels and folders, with a limit', async () => {
@@ -123,9 +114,12 @@ describe('create_folder, move_asset, rename_asset', () => {
     expect(made).toMatchObject({ folder: { path: 'Assets/Art/Props', type: 'DefaultAsset', isFolder: true }, created: ['Assets/Art', 'Assets/Art/Props'] });
     expect(json<{ guid: string; folderAsset: boolean }>('Assets/Art.meta').folderAsset).toBe(true);
     expect((await callOk<{ created: string[] }>(workspace, 'create_folder', { path: 'Assets/Art/Props' })).created).toEqual([]);
-    expect(await callFails(workspace, 'create_folder', { path: 'Packages/com.me.tools' }, 'INVALID_ARGUMENTS')).toContain('read-only');
-    expect(await callFails(workspace, 'create_folder', { path: '../Outside' }, 'PATH_OUTSIDE_PROJECT')).toContain('outside the project');
-    expect(await callFails(workspace, 'create_folder', { path: 'Assets/Materials/Ground.mat/Inner' }, 'INVALID_ARGUMENTS')).toContain('is a file');
+    // Refusals change nothing, so they run side by side (each `tether call` is a process of its own).
+    await Promise.all([
+      expect(callFails(workspace, 'create_folder', { path: 'Packages/com.me.tools' }, 'INVALID_ARGUMENTS')).resolves.toContain('read-only'),
+      expect(callFails(workspace, 'create_folder', { path: '../Outside' }, 'PATH_OUTSIDE_PROJECT')).resolves.toContain('outside the project'),
+      expect(callFails(workspace, 'create_folder', { path: 'Assets/Materials/Ground.mat/Inner' }, 'INVALID_ARGUMENTS')).resolves.toContain('is a file'),
+    ]);
   });
 
   it('move and rename keep the GUID, and references follow; nothing of it is an undo step', async () => {
@@ -141,16 +135,19 @@ describe('create_folder, move_asset, rename_asset', () => {
     expect((await callOk<{ asset: Details }>(workspace, 'get_asset_info', { path: 'Assets/Materials/Ground.mat' })).asset.dependencies).toEqual(['Assets/Artwork/Props/Checker.png']);
     expect((await callOk<{ asset: Asset }>(workspace, 'rename_asset', { path: 'Assets/Artwork/Props/Checker.png', newName: 'Tiles' })).asset.path).toBe('Assets/Artwork/Props/Tiles.png');
 
-    expect(await callFails(workspace, 'move_asset', { from: 'Assets/Artwork/Props/Tiles.png', to: 'Assets/Materials/Tiles.mat' }, 'INVALID_ARGUMENTS')).toContain('extension');
     writeFileSync(onDisk('Assets/Artwork/Taken.png'), 'x');
-    expect(await callFails(workspace, 'move_asset', { from: 'Assets/Artwork/Props/Tiles.png', to: 'Assets/Artwork/Taken.png' }, 'INVALID_ARGUMENTS')).toContain('already exists');
-    expect(await callFails(workspace, 'move_asset', { from: 'Assets/Artwork/Props/Tiles.png', to: 'Assets/Nowhere/Tiles.png' }, 'INVALID_ARGUMENTS')).toContain('create_folder');
-    expect(await callFails(workspace, 'move_asset', { from: 'Assets/Artwork', to: 'Assets/Artwork/Props/Artwork' }, 'INVALID_ARGUMENTS')).toContain('into itself');
-    expect(await callFails(workspace, 'move_asset', { from: 'Assets/Artwork/Props/Gone.png', to: 'Assets/Gone.png' }, 'NOT_FOUND')).toContain('Did you mean');
-    expect(await callFails(workspace, 'move_asset', { from: 'Assets', to: 'Assets2' }, 'INVALID_ARGUMENTS')).toContain('Assets folder itself');
-    expect(await callFails(workspace, 'rename_asset', { path: 'Assets/Artwork/Props/Tiles.png', newName: 'a/b' }, 'INVALID_ARGUMENTS')).toContain('newName');
-    expect(await callFails(workspace, 'rename_asset', { path: 'Assets/Artwork/Props/Tiles.png', newName: 'Floor.png' }, 'INVALID_ARGUMENTS')).toContain('"Floor"');
-    expect(await callFails(workspace, 'rename_asset', { path: 'Assets/Artwork/Props/Tiles.png', newName: 'Tiles' }, 'INVALID_ARGUMENTS')).toContain('already is');
+    // Refusals change nothing, so they run side by side (each `tether call` is a process of its own).
+    await Promise.all([
+      expect(callFails(workspace, 'move_asset', { from: 'Assets/Artwork/Props/Tiles.png', to: 'Assets/Materials/Tiles.mat' }, 'INVALID_ARGUMENTS')).resolves.toContain('extension'),
+      expect(callFails(workspace, 'move_asset', { from: 'Assets/Artwork/Props/Tiles.png', to: 'Assets/Artwork/Taken.png' }, 'INVALID_ARGUMENTS')).resolves.toContain('already exists'),
+      expect(callFails(workspace, 'move_asset', { from: 'Assets/Artwork/Props/Tiles.png', to: 'Assets/Nowhere/Tiles.png' }, 'INVALID_ARGUMENTS')).resolves.toContain('create_folder'),
+      expect(callFails(workspace, 'move_asset', { from: 'Assets/Artwork', to: 'Assets/Artwork/Props/Artwork' }, 'INVALID_ARGUMENTS')).resolves.toContain('into itself'),
+      expect(callFails(workspace, 'move_asset', { from: 'Assets/Artwork/Props/Gone.png', to: 'Assets/Gone.png' }, 'NOT_FOUND')).resolves.toContain('Did you mean'),
+      expect(callFails(workspace, 'move_asset', { from: 'Assets', to: 'Assets2' }, 'INVALID_ARGUMENTS')).resolves.toContain('Assets folder itself'),
+      expect(callFails(workspace, 'rename_asset', { path: 'Assets/Artwork/Props/Tiles.png', newName: 'a/b' }, 'INVALID_ARGUMENTS')).resolves.toContain('newName'),
+      expect(callFails(workspace, 'rename_asset', { path: 'Assets/Artwork/Props/Tiles.png', newName: 'Floor.png' }, 'INVALID_ARGUMENTS')).resolves.toContain('"Floor"'),
+      expect(callFails(workspace, 'rename_asset', { path: 'Assets/Artwork/Props/Tiles.png', newName: 'Tiles' }, 'INVALID_ARGUMENTS')).resolves.toContain('already is'),
+    ]);
 
     expect(await callOk(workspace, 'undo')).toEqual({ performed: 0, names: [] });
     expect(before.names).toEqual([]);
@@ -185,9 +182,12 @@ describe('delete_asset, refresh_assets, reimport_asset', () => {
     expect(await callFails(workspace, 'get_asset_info', { guid: info.guid }, 'NOT_FOUND')).toContain('deleted');
 
     const scene = (await callOk<{ active: { path: string } }>(workspace, 'get_active_scene')).active.path;
-    expect(await callFails(workspace, 'delete_asset', { path: scene }, 'INVALID_ARGUMENTS')).toContain('open_scene');
-    expect(await callFails(workspace, 'delete_asset', { path: 'Assets' }, 'INVALID_ARGUMENTS')).toContain('Assets folder itself');
-    expect(await callFails(workspace, 'delete_asset', { path: 'Assets/Old' }, 'NOT_FOUND')).toContain('find_assets');
+    // Refusals change nothing, so they run side by side (each `tether call` is a process of its own).
+    await Promise.all([
+      expect(callFails(workspace, 'delete_asset', { path: scene }, 'INVALID_ARGUMENTS')).resolves.toContain('open_scene'),
+      expect(callFails(workspace, 'delete_asset', { path: 'Assets' }, 'INVALID_ARGUMENTS')).resolves.toContain('Assets folder itself'),
+      expect(callFails(workspace, 'delete_asset', { path: 'Assets/Old' }, 'NOT_FOUND')).resolves.toContain('find_assets'),
+    ]);
   });
 
   it('refresh imports new files and forgets gone ones; reimport takes an asset or folder', async () => {

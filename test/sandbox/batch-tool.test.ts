@@ -5,13 +5,18 @@
  * wrong tool name, and the tools a batch refuses. Plus the rules themselves, against the
  * editor's tool set: every tool a batch accepts is read-only or an edit undo takes back whole.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { TetherError } from '../../src/protocol/index.js';
+import { batchTool } from '../../src/sandbox/tools/batch-tool.js';
 import { BATCH_EDITS, BATCH_RULES_TEXT, refusalOf } from '../../src/sandbox/tools/batch-rules.js';
 import { editorToolSet } from '../../src/sandbox/tools/editor-tool-set.js';
-import { closeMcpSessions, textOf } from '../helpers/mcp-client.js';
+import type { MainThreadContext, SandboxTool } from '../../src/sandbox/tools/tool.js';
+import { UndoHistory } from '../../src/sandbox/undo.js';
+import { textOf } from '../helpers/mcp-client.js';
 import { callFails, callOk } from '../helpers/tool-call.js';
-import { cleanupProcesses, createWorkspace, startSandbox, type Workspace } from '../helpers/processes.js';
-import { toolSession, type ToolSession } from '../helpers/tool-session.js';
+import type { Workspace } from '../helpers/processes.js';
+import { sharedSandbox } from '../helpers/tool-session.js';
 
 interface BatchResult {
   steps: Array<{ index: number; tool: string; result: Record<string, unknown> }>;
@@ -47,13 +52,51 @@ describe('the batch rules', () => {
   });
 });
 
-describe('batch through tether call', () => {
-  let workspace: Workspace;
-  beforeAll(async () => {
-    workspace = createWorkspace();
-    await startSandbox(workspace);
+describe('a batch whose rollback fails', () => {
+  // In process: a real batch over two stand-in tools, and an undo target that cannot restore.
+  const stepTool = (name: string, run: () => unknown): SandboxTool => ({ name, description: name, input: z.object({}), annotations: { readOnlyHint: false }, run: () => run() as Record<string, unknown> });
+  let state = 0;
+  const tools = [
+    stepTool('create_gameobject', () => ({ created: ++state })),
+    stepTool('add_component', () => {
+      throw new TetherError('NOT_FOUND', 'No GameObject at "/Nobody".', { path: '/Nobody' });
+    }),
+  ];
+  const context = (cancelled: () => boolean): MainThreadContext =>
+    ({
+      undo: new UndoHistory({ capture: () => state, restore: () => { throw new Error('disk full'); } }),
+      cancelled,
+      progress: () => undefined,
+    }) as unknown as MainThreadContext;
+  const thrownBy = (run: () => unknown): TetherError => {
+    try {
+      run();
+    } catch (error) {
+      return error as TetherError;
+    }
+    throw new Error('the batch did not fail');
+  };
+  const steps = [{ tool: 'create_gameobject', arguments: {} }, { tool: 'add_component', arguments: {} }];
+
+  it('keeps the step\'s error and says the rollback\'s apart, claiming no rollback', () => {
+    const error = thrownBy(() => batchTool(() => tools).run({ steps }, context(() => false)));
+    expect(error).toBeInstanceOf(TetherError);
+    expect(error.code).toBe('NOT_FOUND');
+    expect(error.message).toContain('steps[1] (add_component) failed: No GameObject at "/Nobody".');
+    expect(error.message).toContain('Rolling back the batch failed too (disk full): the edits of the steps before it may remain.');
+    expect(error.data).toMatchObject({ failedStep: { index: 1, code: 'NOT_FOUND' }, completed: [{ index: 0, tool: 'create_gameobject' }], rolledBack: false, rollbackError: 'disk full' });
   });
-  afterAll(cleanupProcesses);
+
+  it('says so after a cancellation too', () => {
+    let asked = 0;
+    const error = thrownBy(() => batchTool(() => tools).run({ steps }, context(() => ++asked > 1)));
+    expect(error.code).toBe('CANCELLED');
+    expect(error.data).toMatchObject({ started: true, rolledBack: false, rollbackError: 'disk full' });
+  });
+});
+
+describe('batch through tether call', () => {
+  const { workspace } = sharedSandbox({ mcp: false });
 
   it('runs several steps as one undo step: one undo takes them all back, one redo brings them back', async () => {
     const result = await callOk<BatchResult>(workspace, 'batch', {
@@ -133,16 +176,7 @@ describe('batch through tether call', () => {
 });
 
 describe('batch through an MCP client', () => {
-  let mcp: ToolSession;
-  beforeAll(async () => {
-    const workspace = createWorkspace();
-    await startSandbox(workspace);
-    mcp = await toolSession(workspace);
-  });
-  afterAll(async () => {
-    await closeMcpSessions();
-    await cleanupProcesses();
-  });
+  const { mcp } = sharedSandbox();
 
   it('is listed with cautious annotations and an output schema', async () => {
     const { tools } = await mcp.client.listTools();

@@ -7,8 +7,8 @@ import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeMcpSessions } from '../helpers/mcp-client.js';
 import { callFails, callOk } from '../helpers/tool-call.js';
-import { cleanupProcesses, createWorkspace, runToExit, startSandbox, TETHER_BIN, type Workspace } from '../helpers/processes.js';
-import { toolSession, type ToolSession } from '../helpers/tool-session.js';
+import { cleanupProcesses, runToExit, TETHER_BIN, type Workspace } from '../helpers/processes.js';
+import { startToolSandbox, type ToolSession } from '../helpers/tool-session.js';
 
 afterEach(async () => {
   await closeMcpSessions();
@@ -21,12 +21,6 @@ interface Selected {
   gameObjects: Array<{ path: string; scene: string }>;
   assets: string[];
   active?: string;
-}
-
-async function sandboxWithSession(): Promise<{ workspace: Workspace; mcp: ToolSession; sandbox: Awaited<ReturnType<typeof startSandbox>>['sandbox'] }> {
-  const workspace = createWorkspace();
-  const { sandbox } = await startSandbox(workspace);
-  return { workspace, mcp: await toolSession(workspace), sandbox };
 }
 
 /** A screenshot through `tether call --json`: the PNG it returned and its text. */
@@ -47,7 +41,7 @@ async function mcpShot(mcp: ToolSession, args: Record<string, unknown>): Promise
 
 describe('editor tools through tether call', () => {
   it('tells the editor\'s state: project, platform, play mode, the active scene, prefab mode', async () => {
-    const { workspace, mcp } = await sandboxWithSession();
+    const { workspace, mcp } = await startToolSandbox();
     const state = await callOk<Record<string, unknown>>(workspace, 'get_editor_state');
     expect(state).toMatchObject({ editor: 'Tether Sandbox', projectPath: workspace.project, compiling: false, updating: false, playing: false, paused: false, focused: true, activeScene: SAMPLE });
     expect(state.platform).toMatch(/Editor$/);
@@ -60,7 +54,7 @@ describe('editor tools through tether call', () => {
   });
 
   it('selects GameObjects and assets, follows renames and deletions, survives a domain reload, and is no undo step', async () => {
-    const { workspace, mcp, sandbox } = await sandboxWithSession();
+    const { workspace, mcp, sandbox } = await startToolSandbox();
     expect(await callOk(workspace, 'get_selection')).toEqual({ gameObjects: [], assets: [] });
     const selected = await callOk<Selected>(workspace, 'set_selection', { gameObjects: ['/Player', '/Environment/Crate', '/Player'], assets: ['Assets/Tests/tests.json', 'Assets/Scenes'] });
     expect(selected).toEqual({
@@ -83,7 +77,7 @@ describe('editor tools through tether call', () => {
   });
 
   it('refuses a selection naming what is not there or outside the project, and keeps the one it had', async () => {
-    const { workspace, mcp } = await sandboxWithSession();
+    const { workspace, mcp } = await startToolSandbox();
     await mcp.ok('set_selection', { gameObjects: ['/Player'] });
     expect(await callFails(workspace, 'set_selection', { gameObjects: ['/Main Camera', '/Nobody'] }, 'NOT_FOUND')).toContain('/Nobody');
     expect(await callFails(workspace, 'set_selection', { assets: ['Assets/Tests/test.json'] }, 'NOT_FOUND')).toContain('Did you mean "Assets/Tests/tests.json"');
@@ -94,7 +88,7 @@ describe('editor tools through tether call', () => {
   });
 
   it('pauses, steps and resumes play mode, each answered once done, and refuses them in edit mode', async () => {
-    const { workspace, mcp } = await sandboxWithSession();
+    const { workspace, mcp } = await startToolSandbox();
     expect(await callFails(workspace, 'play_mode', { action: 'step' }, 'INVALID_ARGUMENTS')).toContain('Enter it first');
     expect(await mcp.fails('play_mode', { action: 'run' }, 'INVALID_ARGUMENTS')).toContain('action');
     expect(await mcp.ok('play_mode', { action: 'enter' })).toEqual({ playing: true, changed: true, domainReload: true });
@@ -111,7 +105,7 @@ describe('editor tools through tether call', () => {
   });
 
   it('renders the Scene view, the Game view and a given camera at the size asked, and refuses bad views', async () => {
-    const { workspace, mcp } = await sandboxWithSession();
+    const { workspace, mcp } = await startToolSandbox();
     const scene = await shot(workspace, { width: 64, height: 48 });
     expect([scene.png.width, scene.png.height]).toEqual([64, 48]);
     expect(scene.text).toContain('top-down');
@@ -136,7 +130,7 @@ describe('editor tools through tether call', () => {
 
 describe('editor tools through an MCP client', () => {
   it('declare output schemas and true annotations, and answer with structured content and images', async () => {
-    const { workspace, mcp } = await sandboxWithSession();
+    const { workspace, mcp } = await startToolSandbox();
     const { tools } = await mcp.client.listTools();
     for (const name of ['get_editor_state', 'get_selection', 'set_selection', 'play_mode']) expect(tools.find((t) => t.name === name)?.outputSchema, name).toBeDefined();
     expect(tools.find((t) => t.name === 'get_editor_state')?.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });

@@ -2,10 +2,13 @@
  * duplicate_gameobject, reparent_gameobject, add_component and remove_component through
  * `tether call` and an MCP client: good input, each kind of bad input, undo and redo.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeMcpSessions, connectMcp, textOf } from '../helpers/mcp-client.js';
 import { callFails, callOk } from '../helpers/tool-call.js';
 import { cleanupProcesses, createWorkspace, sceneText, startSandbox, type Workspace } from '../helpers/processes.js';
+import { startToolSandbox } from '../helpers/tool-session.js';
 
 afterEach(async () => {
   await closeMcpSessions();
@@ -18,6 +21,27 @@ interface Described {
   path: string;
   position: number[];
   components: { type: string }[];
+}
+
+/** A MonoBehaviour of the project's, with references to GameObjects and components. */
+const FOLLOWER = `using UnityEngine;
+
+namespace MyGame
+{
+    public class Follower : MonoBehaviour
+    {
+        public GameObject target;
+        public Light lamp;
+        public Transform[] stops;
+    }
+}
+`;
+
+/** The sample project with the Follower script (the sandbox reads the project's scripts as they are on disk). */
+function withFollower(): Workspace {
+  const workspace = createWorkspace();
+  writeFileSync(join(workspace.project, 'Assets', 'Scripts', 'Follower.cs'), FOLLOWER);
+  return workspace;
 }
 
 function objects(workspace: Workspace): Array<{ id: number; name: string; parentId: number | null; components: { type: string }[] }> {
@@ -67,14 +91,17 @@ describe('GameObject tools through tether call', () => {
     await callOk(workspace, 'remove_component', { path: '/Player', type: 'Rigidbody' });
     expect(objects(workspace).find((o) => o.name === 'Player')?.components.map((c) => c.type)).toEqual(['Transform', 'MeshFilter', 'MeshRenderer', 'BoxCollider']);
 
-    expect(await callFails(workspace, 'add_component', { path: '/Player', type: 'Rigidbdy' }, 'INVALID_ARGUMENTS')).toContain('Did you mean "Rigidbody"');
-    expect(await callFails(workspace, 'add_component', { path: '/Player', type: 'MeshRenderer' }, 'INVALID_ARGUMENTS')).toContain('can have only one');
-    expect(await callFails(workspace, 'add_component', { path: '/Nobody', type: 'Light' }, 'NOT_FOUND')).toContain('/Nobody');
-    expect(await callFails(workspace, 'add_component', { path: '/Player' }, 'INVALID_ARGUMENTS')).toContain('type');
-    expect(await callFails(workspace, 'remove_component', { path: '/Player', type: 'Transform' }, 'INVALID_ARGUMENTS')).toContain('delete_gameobject');
-    expect(await callFails(workspace, 'remove_component', { path: '/Player', type: 'BoxColider' }, 'NOT_FOUND')).toContain('Did you mean "BoxCollider"');
-    expect(await callFails(workspace, 'remove_component', { path: '/Player', type: 'BoxCollider', index: 3 }, 'NOT_FOUND')).toContain('only 1 BoxCollider');
-    expect(await callFails(workspace, 'remove_component', { path: '/Player', type: 'Light', index: -1 }, 'INVALID_ARGUMENTS')).toContain('index');
+    // Refusals change nothing, so they run side by side (each `tether call` is a process of its own).
+    await Promise.all([
+      expect(callFails(workspace, 'add_component', { path: '/Player', type: 'Rigidbdy' }, 'INVALID_ARGUMENTS')).resolves.toContain('Did you mean "Rigidbody"'),
+      expect(callFails(workspace, 'add_component', { path: '/Player', type: 'MeshRenderer' }, 'INVALID_ARGUMENTS')).resolves.toContain('can have only one'),
+      expect(callFails(workspace, 'add_component', { path: '/Nobody', type: 'Light' }, 'NOT_FOUND')).resolves.toContain('/Nobody'),
+      expect(callFails(workspace, 'add_component', { path: '/Player' }, 'INVALID_ARGUMENTS')).resolves.toContain('type'),
+      expect(callFails(workspace, 'remove_component', { path: '/Player', type: 'Transform' }, 'INVALID_ARGUMENTS')).resolves.toContain('delete_gameobject'),
+      expect(callFails(workspace, 'remove_component', { path: '/Player', type: 'BoxColider' }, 'NOT_FOUND')).resolves.toContain('Did you mean "BoxCollider"'),
+      expect(callFails(workspace, 'remove_component', { path: '/Player', type: 'BoxCollider', index: 3 }, 'NOT_FOUND')).resolves.toContain('only 1 BoxCollider'),
+      expect(callFails(workspace, 'remove_component', { path: '/Player', type: 'Light', index: -1 }, 'INVALID_ARGUMENTS')).resolves.toContain('index'),
+    ]);
 
     expect(await callOk(workspace, 'undo', { steps: 4 })).toEqual({
       performed: 4,
@@ -82,11 +109,54 @@ describe('GameObject tools through tether call', () => {
     });
     expect(objects(workspace).find((o) => o.name === 'Player')?.components.map((c) => c.type)).toEqual(['Transform', 'MeshFilter', 'MeshRenderer', 'Rigidbody']);
   });
+
+  it('adds the project\'s script components, with "did you mean" across them and the built-in types, and points a copy\'s references at the copies', async () => {
+    // The tools under test through `tether call`; setup and reads through one MCP client.
+    const { workspace, mcp } = await startToolSandbox({ workspace: withFollower });
+    const added = await callOk<{ added: { type: string; index: number }; gameObject: Described }>(workspace, 'add_component', { path: '/Player', type: 'Follower' });
+    expect(added.added).toEqual({ type: 'Follower', index: 4 });
+    expect((await callOk<{ added: { type: string } }>(workspace, 'add_component', { path: '/Player', type: 'MyGame.Follower' })).added.type).toBe('Follower');
+    await Promise.all([
+      expect(callFails(workspace, 'add_component', { path: '/Player', type: 'Folower' }, 'INVALID_ARGUMENTS')).resolves.toContain('Did you mean "Follower"'),
+      expect(callFails(workspace, 'add_component', { path: '/Player', type: 'Rigidbdy' }, 'INVALID_ARGUMENTS')).resolves.toContain('Did you mean "Rigidbody"'),
+      // A ScriptableObject is no component.
+      expect(callFails(workspace, 'add_component', { path: '/Player', type: 'GameSettings' }, 'INVALID_ARGUMENTS')).resolves.toContain('no component type named "GameSettings"'),
+    ]);
+    expect(await mcp.ok('undo', { steps: 2 })).toMatchObject({ performed: 2 });
+
+    // A rig whose Follower points inside it (its Eye) and outside it (the light).
+    await mcp.ok('create_gameobject', { name: 'Rig', components: ['Follower'] });
+    await mcp.ok('create_gameobject', { name: 'Eye', parent: '/Rig' });
+    const follower = { gameObject: '/Rig', component: 'Follower' };
+    await mcp.ok('set_serialized_properties', {
+      target: follower,
+      properties: [
+        { path: 'target', value: { gameObject: '/Rig/Eye' } },
+        { path: 'lamp', value: { gameObject: '/Directional Light' } },
+        { path: 'stops', value: [{ gameObject: '/Rig/Eye' }, { gameObject: '/Player' }] },
+      ],
+    });
+    expect((await callOk<{ duplicated: Described }>(workspace, 'duplicate_gameobject', { path: '/Rig' })).duplicated.path).toBe('/Rig (1)');
+    const references = async (target: Record<string, unknown>): Promise<Record<string, unknown>> => {
+      const listing = await mcp.ok<{ properties: Array<{ path: string; value: unknown }> }>('get_serialized_properties', { target });
+      return Object.fromEntries(listing.properties.filter((p) => ['target', 'lamp', 'stops'].includes(p.path)).map((p) => [p.path, p.value]));
+    };
+    expect(await references({ gameObject: '/Rig (1)', component: 'Follower' })).toEqual({
+      target: { gameObject: '/Rig (1)/Eye' },
+      lamp: { gameObject: '/Directional Light', component: 'Light' },
+      stops: [{ gameObject: '/Rig (1)/Eye', component: 'Transform' }, { gameObject: '/Player', component: 'Transform' }],
+    });
+    expect(await references(follower)).toEqual({
+      target: { gameObject: '/Rig/Eye' },
+      lamp: { gameObject: '/Directional Light', component: 'Light' },
+      stops: [{ gameObject: '/Rig/Eye', component: 'Transform' }, { gameObject: '/Player', component: 'Transform' }],
+    });
+  });
 });
 
 describe('GameObject tools through an MCP client', () => {
   it('answers with structured content matching the output schemas, and errors as isError', async () => {
-    const workspace = createWorkspace();
+    const workspace = withFollower();
     await startSandbox(workspace);
     const { client } = await connectMcp(workspace);
     const { tools } = await client.listTools();
@@ -111,5 +181,20 @@ describe('GameObject tools through an MCP client', () => {
     expect(textOf(wrong)).toContain('Did you mean "Light"');
     const extra = await client.callTool({ name: 'duplicate_gameobject', arguments: { path: '/Player', name: 'a/b' } });
     expect(extra.isError).toBe(true);
+
+    // find_gameobjects says each object's layer and prefab status, as its output schema declares.
+    const found = tools.find((t) => t.name === 'find_gameobjects')?.outputSchema as { properties: { objects: { items: { properties: Record<string, unknown>; required: string[] } } } } | undefined;
+    expect(Object.keys(found?.properties.objects.items.properties ?? {})).toEqual(expect.arrayContaining(['layer', 'prefab', 'components']));
+    expect(found?.properties.objects.items.required).toContain('layer');
+    await structured('create_prefab', { path: '/Environment/Crate', assetPath: 'Assets/Crate.prefab' });
+    const crates = await structured<{ count: number; objects: Array<Described & { layer: number; prefab?: unknown }> }>('find_gameobjects', { name: 'Crate' });
+    expect(crates.objects).toMatchObject([{ path: '/Environment/Crate', layer: 0, prefab: { assetPath: 'Assets/Crate.prefab', instanceRoot: true, hasOverrides: false } }]);
+    expect((await structured<{ objects: Array<{ prefab?: unknown }> }>('find_gameobjects', { name: 'Ground' })).objects[0]).not.toHaveProperty('prefab');
+
+    // The project's scripts are component types too.
+    expect((await structured<{ added: { type: string } }>('add_component', { path: '/Player', type: 'Follower' })).added.type).toBe('Follower');
+    const misspelt = await client.callTool({ name: 'add_component', arguments: { path: '/Player', type: 'Followr' } });
+    expect(misspelt.isError).toBe(true);
+    expect(textOf(misspelt)).toContain('Did you mean "Follower"');
   });
 });

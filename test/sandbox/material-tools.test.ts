@@ -6,10 +6,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeMcpSessions, connectMcp, textOf } from '../helpers/mcp-client.js';
+import { describe, expect, it } from 'vitest';
+import { connectMcp, textOf } from '../helpers/mcp-client.js';
 import { callFails, callOk } from '../helpers/tool-call.js';
-import { cleanupProcesses, createWorkspace, startSandbox, type Workspace } from '../helpers/processes.js';
+import { sharedSandbox } from '../helpers/tool-session.js';
 
 interface Property {
   name: string;
@@ -30,19 +30,9 @@ interface MaterialFile {
   properties: Record<string, unknown>;
 }
 
-let workspace: Workspace;
+const { workspace } = sharedSandbox({ mcp: false });
 const json = <T>(path: string): T => JSON.parse(readFileSync(join(workspace.project, path), 'utf8')) as T;
 const value = (material: Material, name: string): unknown => material.properties.find((p) => p.name === name)?.value;
-
-beforeAll(async () => {
-  workspace = createWorkspace();
-  await startSandbox(workspace);
-});
-
-afterAll(async () => {
-  await closeMcpSessions();
-  await cleanupProcesses();
-});
 
 describe('material tools', () => {
   it('create a material with checked values and read it back', async () => {
@@ -116,9 +106,12 @@ describe('material tools', () => {
     await callOk(workspace, 'redo', { steps: 2 });
     expect(json<MaterialFile>('Assets/Art/Swap.mat')).toMatchObject({ shader: 'Unlit/Color', properties: { _Metallic: 0.5 } });
 
-    expect(await callFails(workspace, 'set_material', { path: 'Assets/Art/Swap.mat' }, 'INVALID_ARGUMENTS')).toContain('nothing to change');
-    expect(await callFails(workspace, 'set_material', { path: 'Assets/Art/Swap.mat', properties: { _Glossiness: 0.1 } }, 'INVALID_ARGUMENTS')).toContain('"Unlit/Color" has no property "_Glossiness"');
-    expect(await callFails(workspace, 'set_material', { path: 'Assets/Art/Swap.mat', shader: 'Standard', properties: { _Metallic: -1 } }, 'INVALID_ARGUMENTS')).toContain('outside its range');
+    // Refusals change nothing, so they run side by side (each `tether call` is a process of its own).
+    await Promise.all([
+      expect(callFails(workspace, 'set_material', { path: 'Assets/Art/Swap.mat' }, 'INVALID_ARGUMENTS')).resolves.toContain('nothing to change'),
+      expect(callFails(workspace, 'set_material', { path: 'Assets/Art/Swap.mat', properties: { _Glossiness: 0.1 } }, 'INVALID_ARGUMENTS')).resolves.toContain('"Unlit/Color" has no property "_Glossiness"'),
+      expect(callFails(workspace, 'set_material', { path: 'Assets/Art/Swap.mat', shader: 'Standard', properties: { _Metallic: -1 } }, 'INVALID_ARGUMENTS')).resolves.toContain('outside its range'),
+    ]);
     expect(json<MaterialFile>('Assets/Art/Swap.mat').shader).toBe('Unlit/Color');
     expect(await callFails(workspace, 'set_material', { path: 'Packages/x.mat', shader: 'Standard' }, 'INVALID_ARGUMENTS')).toContain('read-only');
   });
@@ -140,11 +133,14 @@ describe('create_scriptable_object', () => {
     expect(found.assets.map((a) => a.path)).toEqual(['Assets/Settings/Game.asset', 'Assets/Settings/Wave1.asset']);
     expect((await callOk<{ total: number }>(workspace, 'find_assets', { filter: 't:GameSettings' })).total).toBe(1);
 
-    expect(await callFails(workspace, 'create_scriptable_object', { type: 'GameSetings', path: 'Assets/Settings/X.asset' }, 'INVALID_ARGUMENTS')).toContain('Did you mean "GameSettings"');
-    expect(await callFails(workspace, 'create_scriptable_object', { type: 'Rigidbody', path: 'Assets/Settings/X.asset' }, 'INVALID_ARGUMENTS')).toContain('EnemyWave, GameSettings');
-    expect(await callFails(workspace, 'create_scriptable_object', { type: 'GameSettings', path: 'Assets/Settings/X.json' }, 'INVALID_ARGUMENTS')).toContain('"Assets/Settings/X.asset"');
-    expect(await callFails(workspace, 'create_scriptable_object', { type: 'GameSettings', path: 'Assets/Settings/Game.asset' }, 'INVALID_ARGUMENTS')).toContain('already exists');
-    expect(await callFails(workspace, 'create_scriptable_object', { type: 'GameSettings', path: 'C:/Game.asset' }, 'INVALID_ARGUMENTS')).toContain('not under Assets/');
+    // Refusals change nothing, so they run side by side (each `tether call` is a process of its own).
+    await Promise.all([
+      expect(callFails(workspace, 'create_scriptable_object', { type: 'GameSetings', path: 'Assets/Settings/X.asset' }, 'INVALID_ARGUMENTS')).resolves.toContain('Did you mean "GameSettings"'),
+      expect(callFails(workspace, 'create_scriptable_object', { type: 'Rigidbody', path: 'Assets/Settings/X.asset' }, 'INVALID_ARGUMENTS')).resolves.toContain('EnemyWave, GameSettings'),
+      expect(callFails(workspace, 'create_scriptable_object', { type: 'GameSettings', path: 'Assets/Settings/X.json' }, 'INVALID_ARGUMENTS')).resolves.toContain('"Assets/Settings/X.asset"'),
+      expect(callFails(workspace, 'create_scriptable_object', { type: 'GameSettings', path: 'Assets/Settings/Game.asset' }, 'INVALID_ARGUMENTS')).resolves.toContain('already exists'),
+      expect(callFails(workspace, 'create_scriptable_object', { type: 'GameSettings', path: 'C:/Game.asset' }, 'INVALID_ARGUMENTS')).resolves.toContain('not under Assets/'),
+    ]);
   });
 
   it('round-trips through get_serialized_properties and set_serialized_properties, with undo', async () => {

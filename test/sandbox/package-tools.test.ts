@@ -5,10 +5,10 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeMcpSessions, connectMcp, textOf } from '../helpers/mcp-client.js';
-import { cleanupProcesses, createWorkspace, startSandbox, type Workspace } from '../helpers/processes.js';
+import { describe, expect, it } from 'vitest';
+import { connectMcp, textOf } from '../helpers/mcp-client.js';
 import { callFails, callOk } from '../helpers/tool-call.js';
+import { sharedSandbox } from '../helpers/tool-session.js';
 
 interface Info {
   name: string;
@@ -18,19 +18,9 @@ interface Info {
   isDirectDependency: boolean;
 }
 
-let workspace: Workspace;
+const { workspace } = sharedSandbox({ args: ['--reload-ms', '100'], mcp: false });
 const manifestPath = (): string => join(workspace.project, 'Packages', 'manifest.json');
 const dependencies = (): Record<string, string> => (JSON.parse(readFileSync(manifestPath(), 'utf8')) as { dependencies: Record<string, string> }).dependencies;
-
-beforeAll(async () => {
-  workspace = createWorkspace();
-  await startSandbox(workspace, ['--reload-ms', '100']);
-});
-
-afterAll(async () => {
-  await closeMcpSessions();
-  await cleanupProcesses();
-});
 
 describe('package tools through tether call', () => {
   it('lists, adds, changes the version of and removes packages, as the manifest then says', async () => {

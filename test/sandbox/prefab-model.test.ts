@@ -13,7 +13,7 @@ import { applyInstance, connect, instantiate, propagate, rebuild } from '../../s
 import { flatten, loadPrefab, type PrefabFile } from '../../src/sandbox/prefabs/prefab-file.js';
 import { countOverrides, overridesOf, summarize } from '../../src/sandbox/prefabs/prefab-overrides.js';
 import { Project } from '../../src/sandbox/project.js';
-import type { GameObject, SceneFile } from '../../src/sandbox/scene.js';
+import type { GameObject, SceneFile } from '../../src/sandbox/game-object.js';
 
 const ASSET = 'Assets/Prefabs/Enemy.prefab';
 

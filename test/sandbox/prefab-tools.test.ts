@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeMcpSessions } from '../helpers/mcp-client.js';
 import { callFails, callOk } from '../helpers/tool-call.js';
-import { cleanupProcesses, createWorkspace, sceneText, startSandbox, type Workspace } from '../helpers/processes.js';
-import { toolSession, type ToolSession } from '../helpers/tool-session.js';
+import { cleanupProcesses, sceneText, type Workspace } from '../helpers/processes.js';
+import { startToolSandbox, type ToolSession } from '../helpers/tool-session.js';
 
 afterEach(async () => {
   await closeMcpSessions();
@@ -26,6 +26,13 @@ interface Found {
   scale: number[];
   components: Array<{ type: string }>;
   prefab?: { assetPath: string; instanceRoot: boolean; hasOverrides?: boolean };
+}
+
+/** A node of get_hierarchy. */
+interface Node {
+  path: string;
+  prefab?: { assetPath: string; instanceRoot: boolean; hasOverrides?: boolean };
+  children?: Node[];
 }
 
 interface Summary {
@@ -44,15 +51,9 @@ async function found(mcp: ToolSession, name: string): Promise<Found[]> {
   return (await mcp.ok<{ objects: Found[] }>('find_gameobjects', { name })).objects;
 }
 
-async function sandboxWithSession(): Promise<{ workspace: Workspace; mcp: ToolSession; sandbox: Awaited<ReturnType<typeof startSandbox>>['sandbox'] }> {
-  const workspace = createWorkspace();
-  const { sandbox } = await startSandbox(workspace);
-  return { workspace, mcp: await toolSession(workspace), sandbox };
-}
-
 describe('prefab tools through tether call', () => {
   it('creates and instantiates a prefab, applies an instance (other instances follow) and undoes the apply with its asset', async () => {
-    const { workspace, mcp } = await sandboxWithSession();
+    const { workspace, mcp } = await startToolSandbox();
     const created = await callOk<{ prefab: unknown; instance: { path: string; assetPath: string } }>(workspace, 'create_prefab', { path: '/Player', assetPath: PLAYER });
     expect(created).toMatchObject({ prefab: { assetPath: PLAYER, name: 'Player', objects: 1 }, instance: { path: '/Player', assetPath: PLAYER } });
     expect(JSON.parse(prefabText(workspace, PLAYER))).toMatchObject({ type: 'Prefab', root: { name: 'Player', tag: 'Player' } });
@@ -69,6 +70,12 @@ describe('prefab tools through tether call', () => {
       ['/Player', { assetPath: PLAYER, instanceRoot: true, hasOverrides: false }],
       ['/Environment/Player 2', { assetPath: PLAYER, instanceRoot: true, hasOverrides: true }],
     ]);
+    // get_hierarchy says it as find_gameobjects does, at every level.
+    const tree = await callOk<{ objects: Node[] }>(workspace, 'get_hierarchy');
+    expect(tree.objects.find((o) => o.path === '/Player')?.prefab).toEqual({ assetPath: PLAYER, instanceRoot: true, hasOverrides: false });
+    const environment = tree.objects.find((o) => o.path === '/Environment');
+    expect(environment).not.toHaveProperty('prefab');
+    expect(environment?.children?.find((c) => c.path === '/Environment/Player 2')?.prefab).toEqual({ assetPath: PLAYER, instanceRoot: true, hasOverrides: true });
 
     const applied = await callOk<{ applied: Summary }>(workspace, 'apply_prefab_overrides', { path: '/Environment/Player 2' });
     expect(applied.applied).toEqual({
@@ -91,7 +98,7 @@ describe('prefab tools through tether call', () => {
   });
 
   it('reverts an instance (added GameObjects deleted), undoes that, and undoes create_prefab to a plain GameObject, the asset kept', async () => {
-    const { workspace, mcp } = await sandboxWithSession();
+    const { workspace, mcp } = await startToolSandbox();
     await mcp.ok('create_prefab', { path: '/Player', assetPath: PLAYER });
     await mcp.ok('modify_gameobject', { path: '/Player', scale: [2, 2, 2], removeComponents: ['Rigidbody'] });
     await mcp.ok('create_gameobject', { name: 'Hat', parent: '/Player' });
@@ -114,16 +121,19 @@ describe('prefab tools through tether call', () => {
   });
 
   it('refuses each kind of bad input, saying what to do, and changes nothing', async () => {
-    const { workspace, mcp } = await sandboxWithSession();
+    const { workspace, mcp } = await startToolSandbox();
     await mcp.ok('create_prefab', { path: '/Player', assetPath: PLAYER });
     const before = sceneText(workspace);
 
-    expect(await callFails(workspace, 'create_prefab', { path: '/Environment', assetPath: PLAYER }, 'INVALID_ARGUMENTS')).toContain('already exists');
-    expect(await callFails(workspace, 'create_prefab', { path: '/Environment', assetPath: '../Elsewhere.prefab' }, 'PATH_OUTSIDE_PROJECT')).toContain('outside the project');
-    expect(await callFails(workspace, 'create_prefab', { path: '/Player', assetPath: 'Assets/P2.prefab' }, 'INVALID_ARGUMENTS')).toContain('nest prefabs');
-    expect(await callFails(workspace, 'instantiate_prefab', { assetPath: 'Assets/Prefabs/Playr.prefab' }, 'NOT_FOUND')).toContain(`Did you mean "${PLAYER}"`);
-    expect(await callFails(workspace, 'apply_prefab_overrides', { path: '/Environment' }, 'INVALID_ARGUMENTS')).toContain('not part of a prefab instance');
-    expect(await callFails(workspace, 'revert_prefab_overrides', { path: '/Nobody' }, 'NOT_FOUND')).toContain('/Nobody');
+    // Refusals change nothing, so they run side by side (each `tether call` is a process of its own).
+    await Promise.all([
+      expect(callFails(workspace, 'create_prefab', { path: '/Environment', assetPath: PLAYER }, 'INVALID_ARGUMENTS')).resolves.toContain('already exists'),
+      expect(callFails(workspace, 'create_prefab', { path: '/Environment', assetPath: '../Elsewhere.prefab' }, 'PATH_OUTSIDE_PROJECT')).resolves.toContain('outside the project'),
+      expect(callFails(workspace, 'create_prefab', { path: '/Player', assetPath: 'Assets/P2.prefab' }, 'INVALID_ARGUMENTS')).resolves.toContain('nest prefabs'),
+      expect(callFails(workspace, 'instantiate_prefab', { assetPath: 'Assets/Prefabs/Playr.prefab' }, 'NOT_FOUND')).resolves.toContain(`Did you mean "${PLAYER}"`),
+      expect(callFails(workspace, 'apply_prefab_overrides', { path: '/Environment' }, 'INVALID_ARGUMENTS')).resolves.toContain('not part of a prefab instance'),
+      expect(callFails(workspace, 'revert_prefab_overrides', { path: '/Nobody' }, 'NOT_FOUND')).resolves.toContain('/Nobody'),
+    ]);
 
     expect(await mcp.fails('create_prefab', { path: '/Environment', assetPath: 'Assets/Prefabs/Env.asset' }, 'INVALID_ARGUMENTS')).toContain('Assets/Prefabs/Enemy.prefab');
     expect(await mcp.fails('create_prefab', { path: '/Environment', assetPath: 'Library/Env.prefab' }, 'INVALID_ARGUMENTS')).toContain('not under Assets/');
@@ -144,7 +154,7 @@ describe('prefab tools through tether call', () => {
   });
 
   it('edits a prefab in prefab mode as the scene the GameObject tools see, across a domain reload, and saves it: instances follow', async () => {
-    const { workspace, mcp, sandbox } = await sandboxWithSession();
+    const { workspace, mcp, sandbox } = await startToolSandbox();
     await mcp.ok('create_prefab', { path: '/Environment', assetPath: 'Assets/Env.prefab' });
 
     expect(await callOk(workspace, 'open_prefab', { assetPath: 'Assets/Env.prefab' })).toEqual({ opened: { assetPath: 'Assets/Env.prefab', name: 'Env', root: '/Env', objects: 3 } });
@@ -171,11 +181,18 @@ describe('prefab tools through tether call', () => {
     expect(prefabText(workspace, 'Assets/Env.prefab')).toContain('Lamp');
     const lamps = await mcp.ok<{ objects: Array<{ path: string; prefab: { assetPath: string } }> }>('find_gameobjects', { name: 'Lamp' });
     expect(lamps.objects).toMatchObject([{ path: '/Environment/Lamp', prefab: { assetPath: 'Assets/Env.prefab' } }]);
+    const [environment] = (await mcp.ok<{ objects: Node[] }>('get_hierarchy', { root: '/Environment' })).objects;
+    expect(environment?.prefab).toEqual({ assetPath: 'Assets/Env.prefab', instanceRoot: true, hasOverrides: false });
+    expect(environment?.children?.map((c) => [c.path, c.prefab])).toEqual([
+      ['/Environment/Ground', { assetPath: 'Assets/Env.prefab', instanceRoot: false }],
+      ['/Environment/Crate', { assetPath: 'Assets/Env.prefab', instanceRoot: false }],
+      ['/Environment/Lamp', { assetPath: 'Assets/Env.prefab', instanceRoot: false }],
+    ]);
     expect(await callFails(workspace, 'close_prefab', { save: true }, 'NOT_FOUND')).toContain('open_prefab');
   });
 
   it('discards prefab mode\'s edits, and refuses a second root, a dirty switch and bad paths', async () => {
-    const { workspace, mcp } = await sandboxWithSession();
+    const { workspace, mcp } = await startToolSandbox();
     await mcp.ok('create_prefab', { path: '/Environment', assetPath: 'Assets/Env.prefab' });
     await mcp.ok('create_prefab', { path: '/Player', assetPath: PLAYER });
     const asset = prefabText(workspace, 'Assets/Env.prefab');
@@ -199,7 +216,7 @@ describe('prefab tools through tether call', () => {
 
 describe('prefab tools through an MCP client', () => {
   it('declare output schemas and true annotations, answer with structured content, and errors as isError', async () => {
-    const { mcp } = await sandboxWithSession();
+    const { mcp } = await startToolSandbox();
     const { tools } = await mcp.client.listTools();
     const names = ['create_prefab', 'instantiate_prefab', 'apply_prefab_overrides', 'revert_prefab_overrides', 'open_prefab', 'close_prefab'];
     for (const name of names) expect(tools.find((t) => t.name === name)?.outputSchema, name).toBeDefined();

@@ -76,19 +76,22 @@ describe('scene tools through tether call', () => {
   it('refuses each kind of bad input, saying what to do, and changes nothing', async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
-    expect(await callFails(workspace, 'open_scene', { path: 'Assets/Scenes/Sample.unity' }, 'NOT_FOUND')).toContain('Did you mean "Assets/Scenes/SampleScene.unity"');
-    expect(await callFails(workspace, 'open_scene', { path: '../Other/Assets/A.unity' }, 'PATH_OUTSIDE_PROJECT')).toContain('inside the project');
-    expect(await callFails(workspace, 'open_scene', { path: '/etc/passwd' }, 'PATH_OUTSIDE_PROJECT')).toBeTruthy();
-    expect(await callFails(workspace, 'create_scene', { path: 'Assets/Scenes/Level' }, 'INVALID_ARGUMENTS')).toContain('"Assets/Scenes/Level.unity"');
-    expect(await callFails(workspace, 'create_scene', { path: 'Library/Level.unity' }, 'INVALID_ARGUMENTS')).toContain('under Assets/');
-    expect(await callFails(workspace, 'create_scene', { path: SAMPLE }, 'INVALID_ARGUMENTS')).toContain('open_scene');
-    expect(await callFails(workspace, 'create_scene', { path: 'Assets/A.unity', template: 'fancy' }, 'INVALID_ARGUMENTS')).toContain('template');
-    expect(await callFails(workspace, 'open_scene', { path: SAMPLE, unsavedChanges: 'maybe' }, 'INVALID_ARGUMENTS')).toContain('unsavedChanges');
-    expect(await callFails(workspace, 'open_scene', {}, 'INVALID_ARGUMENTS')).toContain('path');
-    expect(await callFails(workspace, 'save_scene', { scene: 'Assets/Scenes/Other.unity' }, 'NOT_FOUND')).toContain('open_scene');
+    // Refusals change nothing, so they run side by side (each `tether call` is a process of its own).
+    await Promise.all([
+      expect(callFails(workspace, 'open_scene', { path: 'Assets/Scenes/Sample.unity' }, 'NOT_FOUND')).resolves.toContain('Did you mean "Assets/Scenes/SampleScene.unity"'),
+      expect(callFails(workspace, 'open_scene', { path: '../Other/Assets/A.unity' }, 'PATH_OUTSIDE_PROJECT')).resolves.toContain('inside the project'),
+      expect(callFails(workspace, 'open_scene', { path: '/etc/passwd' }, 'PATH_OUTSIDE_PROJECT')).resolves.toBeTruthy(),
+      expect(callFails(workspace, 'create_scene', { path: 'Assets/Scenes/Level' }, 'INVALID_ARGUMENTS')).resolves.toContain('"Assets/Scenes/Level.unity"'),
+      expect(callFails(workspace, 'create_scene', { path: 'Library/Level.unity' }, 'INVALID_ARGUMENTS')).resolves.toContain('under Assets/'),
+      expect(callFails(workspace, 'create_scene', { path: SAMPLE }, 'INVALID_ARGUMENTS')).resolves.toContain('open_scene'),
+      expect(callFails(workspace, 'create_scene', { path: 'Assets/A.unity', template: 'fancy' }, 'INVALID_ARGUMENTS')).resolves.toContain('template'),
+      expect(callFails(workspace, 'open_scene', { path: SAMPLE, unsavedChanges: 'maybe' }, 'INVALID_ARGUMENTS')).resolves.toContain('unsavedChanges'),
+      expect(callFails(workspace, 'open_scene', {}, 'INVALID_ARGUMENTS')).resolves.toContain('path'),
+      expect(callFails(workspace, 'save_scene', { scene: 'Assets/Scenes/Other.unity' }, 'NOT_FOUND')).resolves.toContain('open_scene'),
+      expect(callFails(workspace, 'list_scenes', { filter: 3 }, 'INVALID_ARGUMENTS')).resolves.toContain('filter'),
+    ]);
     await callOk(workspace, 'create_scene', { path: 'Assets/Scenes/Taken.unity', additive: true, setActive: false });
     expect(await callFails(workspace, 'save_scene', { saveAs: 'Assets/Scenes/Taken.unity' }, 'INVALID_ARGUMENTS')).toContain('never overwrites');
-    expect(await callFails(workspace, 'list_scenes', { filter: 3 }, 'INVALID_ARGUMENTS')).toContain('filter');
     const setup = await callOk<{ active: SceneInfo; loaded: SceneInfo[] }>(workspace, 'get_active_scene');
     expect(setup.active.path).toBe(SAMPLE);
     expect(setup.loaded.map((s) => s.path)).toEqual([SAMPLE, 'Assets/Scenes/Taken.unity']);
@@ -141,12 +144,15 @@ describe('undo and redo through tether call', () => {
   it('records nothing for a refused edit, refuses bad steps, and keeps the history across a domain reload', async () => {
     const workspace = createWorkspace();
     const { sandbox } = await startSandbox(workspace);
-    await callFails(workspace, 'modify_gameobject', { path: '/Player', removeComponents: ['Transform'] }, 'INVALID_ARGUMENTS');
-    await callFails(workspace, 'delete_gameobject', { path: '/Nobody' }, 'NOT_FOUND');
+    // Refusals change nothing, so they run side by side.
+    await Promise.all([
+      callFails(workspace, 'modify_gameobject', { path: '/Player', removeComponents: ['Transform'] }, 'INVALID_ARGUMENTS'),
+      callFails(workspace, 'delete_gameobject', { path: '/Nobody' }, 'NOT_FOUND'),
+      expect(callFails(workspace, 'undo', { steps: 0 }, 'INVALID_ARGUMENTS')).resolves.toContain('steps'),
+      expect(callFails(workspace, 'redo', { steps: 101 }, 'INVALID_ARGUMENTS')).resolves.toContain('steps'),
+      expect(callFails(workspace, 'undo', { step: 1 }, 'INVALID_ARGUMENTS')).resolves.toContain('steps'),
+    ]);
     expect(await callOk(workspace, 'undo')).toEqual({ performed: 0, names: [] });
-    expect(await callFails(workspace, 'undo', { steps: 0 }, 'INVALID_ARGUMENTS')).toContain('steps');
-    expect(await callFails(workspace, 'redo', { steps: 101 }, 'INVALID_ARGUMENTS')).toContain('steps');
-    expect(await callFails(workspace, 'undo', { step: 1 }, 'INVALID_ARGUMENTS')).toContain('steps');
 
     await callOk(workspace, 'create_gameobject', { name: 'Survivor' });
     await callOk(workspace, 'compile_scripts');

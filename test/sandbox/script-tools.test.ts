@@ -6,11 +6,11 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../src/sandbox/tools/script-files.js';
-import { closeMcpSessions, connectMcp, textOf } from '../helpers/mcp-client.js';
-import { cleanupProcesses, createWorkspace, startSandbox, type Workspace } from '../helpers/processes.js';
+import { connectMcp, textOf } from '../helpers/mcp-client.js';
 import { callFails, callOk, callTool } from '../helpers/tool-call.js';
+import { sharedSandbox } from '../helpers/tool-session.js';
 
 interface Compile {
   succeeded: boolean;
@@ -27,18 +27,8 @@ interface Written {
   editedLine?: number;
 }
 
-let workspace: Workspace;
+const { workspace } = sharedSandbox({ mcp: false });
 const file = (path: string): string => readFileSync(join(workspace.project, path), 'utf8');
-
-beforeAll(async () => {
-  workspace = createWorkspace();
-  await startSandbox(workspace);
-});
-
-afterAll(async () => {
-  await closeMcpSessions();
-  await cleanupProcesses();
-});
 
 describe('script tools through tether call', () => {
   it('creates a script from a template, compiles it and reloads; files are no undo steps', async () => {

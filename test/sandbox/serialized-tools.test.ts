@@ -6,10 +6,11 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeMcpSessions, connectMcp, textOf, type McpSession } from '../helpers/mcp-client.js';
+import { describe, expect, it } from 'vitest';
+import { textOf } from '../helpers/mcp-client.js';
 import { callFails, callOk } from '../helpers/tool-call.js';
-import { cleanupProcesses, createWorkspace, sceneText, startSandbox, type Workspace } from '../helpers/processes.js';
+import { createWorkspace, sceneText, type Workspace } from '../helpers/processes.js';
+import { sharedSandbox } from '../helpers/tool-session.js';
 
 const HEALTH = `using System.Collections.Generic;
 using UnityEngine;
@@ -134,14 +135,7 @@ const PLAYER_BODY = { gameObject: '/Player', component: 'Rigidbody' };
 const HEALTH_TARGET = { gameObject: '/Player', component: 'Health' };
 
 describe('serialized properties through tether call', () => {
-  let workspace: Workspace;
-  beforeAll(async () => {
-    workspace = fixtureProject();
-    await startSandbox(workspace);
-  });
-  afterAll(async () => {
-    await cleanupProcesses();
-  });
+  const { workspace } = sharedSandbox({ workspace: fixtureProject, mcp: false });
 
   it('reads and writes a built-in component\'s fields, all or nothing, with "did you mean", and undoes the write', async () => {
     const listing = await callOk<Listing>(workspace, 'get_serialized_properties', { target: PLAYER_BODY });
@@ -196,8 +190,7 @@ describe('serialized properties through tether call', () => {
 });
 
 describe('serialized properties through an MCP client', () => {
-  let workspace: Workspace;
-  let session: McpSession;
+  const { workspace, mcp: session } = sharedSandbox({ workspace: fixtureProject });
   const call = async <T>(name: string, args: Record<string, unknown>): Promise<T> => {
     const result = await session.client.callTool({ name, arguments: args });
     expect(result.isError, `${name}: ${textOf(result)}`).toBeFalsy();
@@ -210,16 +203,6 @@ describe('serialized properties through an MCP client', () => {
     return textOf(result);
   };
   const set = (target: Record<string, unknown>, properties: Array<{ path: string; value: unknown }>): Promise<Written> => call<Written>('set_serialized_properties', { target, properties });
-
-  beforeAll(async () => {
-    workspace = fixtureProject();
-    await startSandbox(workspace);
-    session = await connectMcp(workspace);
-  });
-  afterAll(async () => {
-    await closeMcpSessions();
-    await cleanupProcesses();
-  });
 
   it('declares both tools with output schemas and truthful annotations', async () => {
     const { tools } = await session.client.listTools();

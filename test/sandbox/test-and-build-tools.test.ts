@@ -6,10 +6,11 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeMcpSessions, connectMcp, textOf } from '../helpers/mcp-client.js';
-import { buildLog, cleanupProcesses, createWorkspace, startSandbox, type Workspace } from '../helpers/processes.js';
+import { describe, expect, it } from 'vitest';
+import { connectMcp, textOf } from '../helpers/mcp-client.js';
+import { buildLog } from '../helpers/processes.js';
 import { callFails, callOk } from '../helpers/tool-call.js';
+import { sharedSandbox } from '../helpers/tool-session.js';
 
 interface Summary {
   mode: string;
@@ -32,17 +33,7 @@ interface Build {
   totalErrors: number;
 }
 
-let workspace: Workspace;
-
-beforeAll(async () => {
-  workspace = createWorkspace();
-  await startSandbox(workspace, ['--build-seconds', '0.2']);
-});
-
-afterAll(async () => {
-  await closeMcpSessions();
-  await cleanupProcesses();
-});
+const { workspace } = sharedSandbox({ args: ['--build-seconds', '0.2'], mcp: false });
 
 describe('run_tests and build_player through tether call', () => {
   it('runs the tests a filter selects, each with its outcome, message and stack', async () => {

@@ -1,6 +1,6 @@
 /** The sandbox's undo history (src/sandbox/undo.ts), on a plain target. */
 import { describe, expect, it } from 'vitest';
-import { UndoHistory, type UndoRecord } from '../../src/sandbox/undo.js';
+import { RollbackFailed, UndoHistory, type UndoRecord } from '../../src/sandbox/undo.js';
 
 function counter(initial: Record<string, number> = { a: 0 }) {
   let state = structuredClone(initial);
@@ -35,6 +35,30 @@ describe('UndoHistory', () => {
       }),
     ).toThrow('refused');
     expect(c.get()).toEqual({ a: 0 });
+    expect(history.undoNames).toEqual([]);
+  });
+
+  it('keeps why a change failed when rolling it back fails too, and says both', () => {
+    const history = new UndoHistory({
+      capture: () => ({ a: 0 }),
+      restore: () => {
+        throw new Error('disk full');
+      },
+    });
+    const why = new Error('refused');
+    let thrown: unknown;
+    try {
+      history.group('half', () => {
+        throw why;
+      });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(RollbackFailed);
+    const failed = thrown as RollbackFailed;
+    expect(failed.original).toBe(why);
+    expect(failed.rollbackProblem).toBe('disk full');
+    expect(failed.message).toBe('refused Rolling back the change failed too (disk full): some of it may remain.');
     expect(history.undoNames).toEqual([]);
   });
 

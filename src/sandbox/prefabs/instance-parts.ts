@@ -5,7 +5,7 @@
  * added to the instance (with everything under it). These functions read a scene's objects
  * as a plain list (a SceneFile's), so they serve loaded scenes and scene files alike.
  */
-import type { GameObject } from '../scene.js';
+import type { GameObject } from '../game-object.js';
 
 /** What an instance is made of. */
 export interface InstanceParts {

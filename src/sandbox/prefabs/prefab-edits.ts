@@ -4,11 +4,12 @@
  * it, or keeping its overrides when the prefab changed), and apply an instance to its prefab.
  * An instance keeps the scene ids of the objects it still has, so references to them hold.
  */
-import type { GameObject, SceneFile, Vector3 } from '../scene.js';
+import type { GameObject, SceneFile, Vector3 } from '../game-object.js';
 import { nameOf } from '../assets/asset-paths.js';
 import { nest, type PrefabFile } from './prefab-file.js';
 import { instanceParts, instancesOf, subtree } from './instance-parts.js';
-import { applyOverrides, DEFAULT_OVERRIDES, materialize, noOverrides, overridesOf, remapReferences } from './prefab-overrides.js';
+import { remapReferences } from '../serialized/stored-references.js';
+import { applyOverrides, DEFAULT_OVERRIDES, materialize, noOverrides, overridesOf } from './prefab-overrides.js';
 
 /** The prefab made of `objects` (a subtree, root first), their ids mapped by `sourceOf`; references leaving it become null. */
 function toPrefab(objects: readonly GameObject[], sourceOf: ReadonlyMap<number, number>, nextId: number, rootName: string): PrefabFile {

@@ -11,7 +11,7 @@ import { TetherError } from '../../protocol/index.js';
 import { closestNames } from '../../schema/suggest.js';
 import { assetPath, nameOf } from '../assets/asset-paths.js';
 import type { Project } from '../project.js';
-import type { GameObject } from '../scene.js';
+import type { GameObject } from '../game-object.js';
 
 export const PREFAB_EXTENSION = '.prefab';
 

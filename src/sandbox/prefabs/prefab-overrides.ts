@@ -10,9 +10,10 @@
  * file id; an instance whose components were reordered compares as if they were not).
  */
 import { canonicalJson } from '../../protocol/canonical-json.js';
-import type { Component, GameObject } from '../scene.js';
+import type { Component, GameObject } from '../game-object.js';
 import { flatten, type PrefabFile } from './prefab-file.js';
 import { byIdOf, instanceParts, pathIn } from './instance-parts.js';
+import { isStoredReference, remapReferences } from '../serialized/stored-references.js';
 
 export interface Modification {
   source: number;
@@ -56,25 +57,8 @@ export function countOverrides(o: Overrides): number {
   return o.modifications.length + o.addedComponents.length + o.removedComponents.length + o.addedObjects.length + o.removedObjects.length;
 }
 
-/** A reference to another object as the serialized-field tools store one: compared and remapped whole. */
-function isReference(value: object): boolean {
-  return 'gameObjectId' in value || 'asset' in value || 'gameObject' in value;
-}
-
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isReference(value);
-}
-
-/** `value` with every reference to a GameObject by id mapped through `map` (null where it maps nowhere). */
-export function remapReferences(value: unknown, map: (id: number) => number | undefined): unknown {
-  if (Array.isArray(value)) return value.map((v) => remapReferences(v, map));
-  if (typeof value !== 'object' || value === null) return value;
-  const record = value as Record<string, unknown>;
-  if (typeof record.gameObjectId === 'number') {
-    const mapped = map(record.gameObjectId);
-    return mapped === undefined ? null : { ...record, gameObjectId: mapped };
-  }
-  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, remapReferences(v, map)]));
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isStoredReference(value);
 }
 
 /**

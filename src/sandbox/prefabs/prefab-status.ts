@@ -5,16 +5,10 @@
  * HasPrefabInstanceAnyOverrides without the default overrides).
  */
 import type { Project } from '../project.js';
-import type { GameObject } from '../scene.js';
+import type { GameObject, PrefabStatus } from '../game-object.js';
 import { byIdOf, instanceRootOf } from './instance-parts.js';
 import { loadPrefab } from './prefab-file.js';
 import { countOverrides, overridesOf } from './prefab-overrides.js';
-
-export interface PrefabStatus {
-  assetPath: string;
-  instanceRoot: boolean;
-  hasOverrides?: boolean;
-}
 
 /** `{ prefab: … }` for an object of an instance, `{}` for any other. */
 export function prefabStatus(project: Project, objects: readonly GameObject[], object: GameObject): { prefab?: PrefabStatus } {

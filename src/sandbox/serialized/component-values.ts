@@ -6,7 +6,7 @@
  * and scale (m_LocalRotation a quaternion made from the stored Euler angles, as Unity keeps it).
  */
 import { COMPONENT_TYPES } from '../component-types.js';
-import type { Component, GameObject, Vector3 } from '../scene.js';
+import type { Component, GameObject, Vector3 } from '../game-object.js';
 import { arrayOf, bool, defaultOf, float, ref, string, struct, type FieldMap, type FieldSpec } from './field-spec.js';
 import type { ScriptCatalog } from './script-fields.js';
 import { normalize } from './values.js';

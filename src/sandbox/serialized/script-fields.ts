@@ -60,6 +60,16 @@ export class ScriptCatalog {
     return found && isAssignable(found.name, 'ScriptableObject', this.bases) ? found.name : undefined;
   }
 
+  /** The short names of the scripts' MonoBehaviour classes (what add_component suggests besides the built-in types). */
+  componentNames(): string[] {
+    return [...this.bases.keys()].filter((name) => this.component(name) === name);
+  }
+
+  /** The short names of the scripts' ScriptableObject classes. */
+  scriptableObjectNames(): string[] {
+    return [...this.bases.keys()].filter((name) => this.scriptableObject(name) === name);
+  }
+
   /** The serialized fields of a MonoBehaviour or ScriptableObject class: m_Script first, then its bases' fields, then its own. */
   fieldsOf(name: string): FieldMap {
     const found = this.classes.get(name);

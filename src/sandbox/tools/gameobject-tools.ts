@@ -6,37 +6,26 @@ import { z } from 'zod';
 import { TetherError } from '../../protocol/index.js';
 import { closestNames } from '../../schema/suggest.js';
 import { COMPONENT_TYPES, uniqueSiblingName } from '../component-types.js';
-import type { GameObject, Scene } from '../scene.js';
+import type { GameObject } from '../game-object.js';
+import type { Project } from '../project.js';
+import type { Scene } from '../scene.js';
+import { ScriptCatalog } from '../serialized/script-fields.js';
+import { describeGameObject, gameObjectInfo, objectName } from './gameobject-schemas.js';
 import { defineTool } from './tool.js';
 
-const objectName = z
-  .string()
-  .min(1)
-  .max(200)
-  .regex(/^[^/]*$/, 'must not contain "/", which separates the names in a path')
-  .describe('A name without "/" (paths are names joined by "/").');
-
-/** A GameObject as the scene tools describe it (scene.describe). */
-const gameObject = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  path: z.string(),
-  active: z.boolean(),
-  tag: z.string(),
-  position: z.array(z.number()),
-  rotation: z.array(z.number()),
-  scale: z.array(z.number()),
-  components: z.array(z.object({ type: z.string() })),
-});
-
-function describe(scene: Scene, object: GameObject): z.infer<typeof gameObject> {
-  return { ...(scene.describe(object) as z.infer<typeof gameObject>), components: object.components.map((c) => ({ type: c.type })) };
-}
-
-/** The component type named `name`, or INVALID_ARGUMENTS with the closest names (as the Unity package says it). */
-function requireType(name: string, tool: string, field: string): string {
-  if (COMPONENT_TYPES.has(name)) return name;
-  const suggestions = closestNames(name, COMPONENT_TYPES.keys());
+/**
+ * The component type named `name`: a built-in one, or a MonoBehaviour class of the project's
+ * scripts (by its short or full name; stored by its short name, as Unity shows it), or
+ * INVALID_ARGUMENTS with the closest names of both (as the Unity package says it).
+ */
+function requireType(project: Project, name: string, tool: string, field: string): { name: string; single: boolean } {
+  const builtIn = COMPONENT_TYPES.get(name);
+  if (builtIn) return { name, single: builtIn.single };
+  const scripts = new ScriptCatalog(project);
+  const script = scripts.component(name);
+  // [DisallowMultipleComponent] on a script is not modelled: a script may be added more than once.
+  if (script) return { name: script, single: false };
+  const suggestions = closestNames(name, [...COMPONENT_TYPES.keys(), ...scripts.componentNames()]);
   const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : '';
   const problem = `no component type named "${name}"`;
   throw new TetherError(
@@ -61,14 +50,14 @@ export const gameObjectTools = [
       name: objectName.optional().describe('The copy\'s name. Default: the original\'s, numbered so that siblings differ ("Crate (1)").'),
       parent: z.string().optional().describe('Path of the copy\'s parent. Default: the original\'s parent.'),
     }),
-    output: z.object({ duplicated: gameObject }),
+    output: z.object({ duplicated: gameObjectInfo }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
     run: ({ path, name, parent }, { scene, undo }) => {
       const original = scene.require(path);
       const parentId = parent === undefined ? original.parentId : scene.require(parent).id;
       const copyName = name ?? uniqueSiblingName(original.name, siblingNames(scene, parentId));
       const copy = undo.group(`Duplicate ${original.name}`, () => scene.duplicate(original, parentId, copyName));
-      return { duplicated: describe(scene, copy) };
+      return { duplicated: describeGameObject(scene, copy) };
     },
   }),
 
@@ -81,7 +70,7 @@ export const gameObjectTools = [
       path: z.string().describe('The GameObject to move, e.g. "/Crate".'),
       parent: z.string().optional().describe('Path of the new parent, e.g. "/Environment". Omit to move it to the scene root.'),
     }),
-    output: z.object({ reparented: gameObject, previousPath: z.string() }),
+    output: z.object({ reparented: gameObjectInfo, previousPath: z.string() }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
     run: ({ path, parent }, { scene, undo }) => {
       const object = scene.require(path);
@@ -99,7 +88,7 @@ export const gameObjectTools = [
         object.parentId = target?.id ?? null;
         scene.save();
       });
-      return { reparented: describe(scene, object), previousPath };
+      return { reparented: describeGameObject(scene, object), previousPath };
     },
   }),
 
@@ -111,12 +100,12 @@ export const gameObjectTools = [
       path: z.string().describe('The GameObject, e.g. "/Player".'),
       type: z.string().min(1).describe('The component type, e.g. "Rigidbody" or "MyGame.Health".'),
     }),
-    output: z.object({ added: z.object({ type: z.string(), index: z.number().int().describe('Its position among the GameObject\'s components.') }), gameObject }),
+    output: z.object({ added: z.object({ type: z.string(), index: z.number().int().describe('Its position among the GameObject\'s components.') }), gameObject: gameObjectInfo }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-    run: ({ path, type }, { scene, undo }) => {
+    run: ({ path, type }, { scene, undo, project }) => {
       const object = scene.require(path);
-      const name = requireType(type, 'add_component', 'type');
-      if (COMPONENT_TYPES.get(name)?.single && object.components.some((c) => c.type === name)) {
+      const { name, single } = requireType(project, type, 'add_component', 'type');
+      if (single && object.components.some((c) => c.type === name)) {
         const problem = `"${scene.pathOf(object)}" already has a ${name}, and a GameObject can have only one`;
         throw new TetherError('INVALID_ARGUMENTS', `Invalid arguments for add_component: type: ${problem}. Change the one it has instead.`, { tool: 'add_component', field: 'type', problem });
       }
@@ -124,7 +113,7 @@ export const gameObjectTools = [
         object.components.push({ type: name });
         scene.save();
       });
-      return { added: { type: name, index: object.components.length - 1 }, gameObject: describe(scene, object) };
+      return { added: { type: name, index: object.components.length - 1 }, gameObject: describeGameObject(scene, object) };
     },
   }),
 
@@ -137,7 +126,7 @@ export const gameObjectTools = [
       type: z.string().min(1).describe('The component type, e.g. "Rigidbody".'),
       index: z.number().int().min(0).max(1000).default(0).describe('Which of several components of that type, from 0 in the order shown.'),
     }),
-    output: z.object({ removed: z.string(), gameObject }),
+    output: z.object({ removed: z.string(), gameObject: gameObjectInfo }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
     run: ({ path, type, index }, { scene, undo }) => {
       const object = scene.require(path);
@@ -161,7 +150,7 @@ export const gameObjectTools = [
         object.components = object.components.filter((c) => c !== component);
         scene.save();
       });
-      return { removed: type, gameObject: describe(scene, object) };
+      return { removed: type, gameObject: describeGameObject(scene, object) };
     },
   }),
 ];

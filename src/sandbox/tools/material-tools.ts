@@ -12,14 +12,9 @@ import { recordAssetForUndo } from '../assets/asset-undo.js';
 import { checkedValues, describeMaterial, newMaterial, readMaterial, requireShader, withShader } from '../assets/materials.js';
 import { defineTool } from './tool.js';
 
-/**
- * A JSON object of any keys, declared as the Unity package's Dictionary<string, JToken> is:
- * zod's record adds propertyNames {type: "string"}, which says only that JSON keys are
- * strings; it is dropped so that both hosts declare the same schema.
- */
+/** A JSON object of any keys (the Unity package's Dictionary<string, JToken>). */
 const propertyValues = z
   .record(z.string(), z.unknown())
-  .meta({ propertyNames: undefined })
   .describe('Property name → value: Color [r, g, b, a] or "#RRGGBB", Vector [x, y, z, w], Float/Range/Int a number, Texture an asset path or null. e.g. {"_Color": [1, 0, 0, 1], "_Glossiness": 0.8}.');
 
 export const materialInfo = z.object({

@@ -17,16 +17,12 @@ import { overridesOf, summarize, type OverridesSummary } from '../prefabs/prefab
 import { currentStage } from '../prefabs/prefab-stage.js';
 import { syncInstances } from '../prefabs/prefab-sync.js';
 import type { Project } from '../project.js';
-import type { GameObject, Scene, Vector3 } from '../scene.js';
+import type { GameObject } from '../game-object.js';
+import type { Scene } from '../scene.js';
 import type { SceneSet } from '../scenes.js';
+import { objectName, vector3 } from './gameobject-schemas.js';
 import { prefabStageTools } from './prefab-stage-tools.js';
 import { defineTool } from './tool.js';
-
-const vector3 = z
-  .array(z.number())
-  .length(3)
-  .transform((v) => v as Vector3)
-  .describe('[x, y, z]');
 
 /** A prefab instance's root as these tools describe it. */
 const instanceInfo = z.object({
@@ -139,13 +135,7 @@ export const prefabTools = [
     input: z.object({
       assetPath: z.string().describe('The prefab, e.g. "Assets/Prefabs/Enemy.prefab".'),
       parent: z.string().optional().describe('Path of the parent, e.g. "/Enemies". Default: the scene root.'),
-      name: z
-        .string()
-        .min(1)
-        .max(200)
-        .regex(/^[^/]*$/, 'must not contain "/", which separates the names in a path')
-        .optional()
-        .describe('The instance\'s name. Default: the prefab\'s.'),
+      name: objectName.optional().describe('The instance\'s name. Default: the prefab\'s.'),
       position: vector3.optional(),
       rotation: vector3.optional(),
     }),

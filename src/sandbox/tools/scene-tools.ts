@@ -3,34 +3,19 @@ import { z } from 'zod';
 import { TetherError } from '../../protocol/index.js';
 import { requireLayer } from '../layers.js';
 import { pathGlob } from '../path-glob.js';
-import type { Vector3 } from '../scene.js';
+import { gameObjectInfo, objectName, vector3 } from './gameobject-schemas.js';
 import { defineTool } from './tool.js';
 
-// An array of exactly three numbers (a zod tuple would emit `items: false`, which some MCP
-// clients reject as unportable).
-const vector3 = z
-  .array(z.number())
-  .length(3)
-  .transform((v) => v as Vector3)
-  .describe('[x, y, z]');
 const LAYER_DESCRIPTION = 'A layer\'s name, e.g. "Water", or its index from 0 to 31, e.g. "4".';
 /** The material a primitive's MeshRenderer has, as a reference (serialized/references.ts). */
 const DEFAULT_MATERIAL = { asset: 'Resources/unity_builtin_extra', name: 'Default-Material' };
 const PRIMITIVES = ['Cube', 'Sphere', 'Capsule', 'Cylinder', 'Plane', 'Quad'] as const;
 
-/** A GameObject's name: "/" separates the names in a path, so a name holding one would make its path point elsewhere. */
-const objectName = z
-  .string()
-  .min(1)
-  .max(200)
-  .regex(/^[^/]*$/, 'must not contain "/", which separates the names in a path')
-  .describe('A name without "/" (paths are names joined by "/").');
-
 export const sceneTools = [
   defineTool({
     name: 'get_hierarchy',
     title: 'Get scene hierarchy',
-    description: 'Returns the GameObject tree of the open scene: names, paths, active flags and component types.',
+    description: 'Returns the GameObject tree of the open scene: names, paths, active flags, component types, and which GameObjects are part of a prefab instance.',
     input: z.object({
       root: z.string().optional().describe('Path of the subtree to return, e.g. "/Environment". Default: the whole scene.'),
       depth: z.number().int().min(1).max(64).optional().describe('How many levels to return.'),
@@ -51,6 +36,10 @@ export const sceneTools = [
       path: z.string().optional().describe('A path, or a glob of paths: "*" and "?" within a name, "**" across names, e.g. "/Environment/*".'),
       layer: z.string().optional().describe(LAYER_DESCRIPTION),
       limit: z.number().int().min(1).max(1000).default(100),
+    }),
+    output: z.object({
+      count: z.number().int().describe('How many GameObjects matched; objects holds the first limit of them.'),
+      objects: z.array(gameObjectInfo),
     }),
     annotations: { readOnlyHint: true, idempotentHint: true },
     run: ({ name, component, tag, path, layer, limit }, { scene, project }) => {

@@ -6,7 +6,8 @@
  * outline (clipped at the near plane), other meshes as a disc or square of their projected
  * size, over a sky.
  */
-import type { GameObject, Scene } from '../scene.js';
+import type { GameObject } from '../game-object.js';
+import type { Scene } from '../scene.js';
 import { colorOf, isRound, meshOf, Raster } from './screenshot-raster.js';
 
 type Vec = [number, number, number];

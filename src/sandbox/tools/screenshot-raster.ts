@@ -1,6 +1,6 @@
 /** A PNG to paint the sandbox's screenshots on (pngjs): pixels, discs, squares and convex polygons. */
 import { PNG } from 'pngjs';
-import type { GameObject } from '../scene.js';
+import type { GameObject } from '../game-object.js';
 
 export type Rgb = [number, number, number];
 

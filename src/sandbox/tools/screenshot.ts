@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { TetherError } from '../../protocol/index.js';
 import { closestNames } from '../../schema/suggest.js';
-import type { GameObject, Scene } from '../scene.js';
+import type { GameObject } from '../game-object.js';
+import type { Scene } from '../scene.js';
 import { renderCamera } from './screenshot-camera.js';
 import { colorOf, isRound, meshOf, Raster } from './screenshot-raster.js';
 import { defineTool } from './tool.js';

@@ -17,8 +17,7 @@ import { defineTool } from './tool.js';
 function requireScriptableObject(scripts: ScriptCatalog, name: string, tool: string): string {
   const found = scripts.scriptableObject(name);
   if (found) return found;
-  const known = [...scripts.bases.keys()].filter((candidate) => scripts.scriptableObject(candidate) === candidate);
-  throw unknownName(tool, 'type', name, `no ScriptableObject class named "${name}"`, known, "The project's ScriptableObject classes:", ' The project declares none: write a class deriving from ScriptableObject first.');
+  throw unknownName(tool, 'type', name, `no ScriptableObject class named "${name}"`, scripts.scriptableObjectNames(), "The project's ScriptableObject classes:", ' The project declares none: write a class deriving from ScriptableObject first.');
 }
 
 /** A new instance's serialized fields at their defaults (m_Script is the class itself, not a field the file holds). */

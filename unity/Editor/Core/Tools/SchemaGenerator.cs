@@ -96,7 +96,17 @@ namespace Tether.Core.Tools
                 var element = SchemaTypes.ElementOf(type);
                 if (element != null) return new JObject { ["type"] = "array", ["items"] = Describe(element, outer, where + " items") };
                 var valueType = SchemaTypes.DictionaryValueOf(type, where);
-                if (valueType != null) return new JObject { ["type"] = "object", ["additionalProperties"] = Describe(valueType, outer, where + " values") };
+                if (valueType != null)
+                {
+                    // As zod writes a record: "propertyNames" says only that the keys are strings
+                    // (what every JSON key is), and keeps the two hosts' schemas equal.
+                    return new JObject
+                    {
+                        ["type"] = "object",
+                        ["propertyNames"] = new JObject { ["type"] = "string" },
+                        ["additionalProperties"] = Describe(valueType, outer, where + " values"),
+                    };
+                }
                 SchemaTypes.RefuseUnsupported(type, where);
                 return DescribeObject(type, outer);
             }

@@ -27,7 +27,8 @@ namespace Tether.Unity.Batch
     /// since the batch's is collapsed into one. A step that fails (throws, answers isError, or
     /// does not finish at once) stops the batch: every group since the batch's is reverted,
     /// and the error, with the step's own code, names the step and gives what the steps before
-    /// it returned. A cancellation between steps is reverted the same way.
+    /// it returned. A cancellation between steps is reverted the same way. A revert that fails
+    /// is said apart from the step's error (rolledBack: false, rollbackError), never instead of it.
     /// </summary>
     internal static class BatchRunner
     {
@@ -40,10 +41,10 @@ namespace Tether.Unity.Batch
                 if (context.Cancellation.IsCancellationRequested)
                 {
                     var reason = context.CancellationReason ?? new TetherException(ErrorCodes.Cancelled, "The call was cancelled.", new JObject { ["started"] = true });
-                    var rolledBack = TryRevert(undo, group, out var revertProblem);
+                    TryRevert(undo, group, out var revertProblem);
                     var data = (JObject)reason.Data.DeepClone();
                     data["completed"] = completed;
-                    data["rolledBack"] = rolledBack;
+                    AddRollback(data, revertProblem);
                     throw new TetherException(reason.Code, "The batch was cancelled before steps[" + step.Index + "] (" + step.Tool.Name + "). " + RolledBackText(completed.Count, revertProblem), data);
                 }
                 context.Progress(step.Index, steps.Count, "steps[" + step.Index + "]: " + step.Tool.Name);
@@ -55,8 +56,8 @@ namespace Tether.Unity.Batch
                 catch (Exception error)
                 {
                     var failure = CallErrors.ToolFailure(step.Tool.Name, error);
-                    var rolledBack = TryRevert(undo, group, out var revertProblem);
-                    throw StepFailed(step, failure, completed, rolledBack, revertProblem);
+                    TryRevert(undo, group, out var revertProblem);
+                    throw StepFailed(step, failure, completed, revertProblem);
                 }
                 completed.Add(new JObject { ["index"] = step.Index, ["tool"] = step.Tool.Name, ["result"] = result });
             }
@@ -102,35 +103,39 @@ namespace Tether.Unity.Batch
             return result["structuredContent"] ?? new JObject { ["text"] = text };
         }
 
-        private static bool TryRevert(IBatchUndo undo, int group, out string problem)
+        /// <summary>Reverts the batch's group; <paramref name="problem"/> says why it could not (null when it did).</summary>
+        private static void TryRevert(IBatchUndo undo, int group, out string problem)
         {
             try
             {
                 undo.Revert(group);
                 problem = null;
-                return true;
             }
             catch (Exception error)
             {
                 problem = error.Message;
-                return false;
             }
         }
 
+        /// <summary>Whether the rollback happened, and why not when it did not (apart from why the batch stopped).</summary>
+        private static void AddRollback(JObject data, string revertProblem)
+        {
+            data["rolledBack"] = revertProblem == null;
+            if (revertProblem != null) data["rollbackError"] = revertProblem;
+        }
+
         /// <summary>The batch's error for a step that failed: the step's own code, which step it was, and what ran before it.</summary>
-        private static TetherException StepFailed(PlannedStep step, TetherException failure, JArray completed, bool rolledBack, string revertProblem)
+        private static TetherException StepFailed(PlannedStep step, TetherException failure, JArray completed, string revertProblem)
         {
             var name = step.Tool.Name;
-            return new TetherException(
-                failure.Code,
-                "steps[" + step.Index + "] (" + name + ") failed: " + failure.Message + " " + RolledBackText(completed.Count, revertProblem),
-                new JObject
-                {
-                    ["tool"] = "batch",
-                    ["failedStep"] = new JObject { ["index"] = step.Index, ["tool"] = name, ["code"] = failure.Code, ["message"] = failure.Message, ["data"] = failure.Data },
-                    ["completed"] = completed,
-                    ["rolledBack"] = rolledBack,
-                });
+            var data = new JObject
+            {
+                ["tool"] = "batch",
+                ["failedStep"] = new JObject { ["index"] = step.Index, ["tool"] = name, ["code"] = failure.Code, ["message"] = failure.Message, ["data"] = failure.Data },
+                ["completed"] = completed,
+            };
+            AddRollback(data, revertProblem);
+            return new TetherException(failure.Code, "steps[" + step.Index + "] (" + name + ") failed: " + failure.Message + " " + RolledBackText(completed.Count, revertProblem), data);
         }
     }
 }

@@ -1,6 +1,7 @@
 using Newtonsoft.Json.Linq;
 using Tether.Core.Protocol;
 using UnityEditor.SceneManagement;
+using UnityEngine;
 using UnityEngine.SceneManagement;
 
 namespace Tether.Unity.Prefabs
@@ -17,6 +18,17 @@ namespace Tether.Unity.Prefabs
         {
             var stage = PrefabStageUtility.GetCurrentPrefabStage();
             return stage != null ? stage.scene : SceneManager.GetActiveScene();
+        }
+
+        /// <summary>
+        /// Puts a GameObject made without a parent where the GameObject tools edit: a new
+        /// GameObject starts in the main stage's active scene, so while a prefab is open it is
+        /// moved into the prefab's contents (StageUtility.PlaceGameObjectInCurrentStage), as the
+        /// sandbox creates root objects in the stage. Call it before registering its undo.
+        /// </summary>
+        public static void PlaceInEditedScene(GameObject gameObject)
+        {
+            if (PrefabStageUtility.GetCurrentPrefabStage() != null) StageUtility.PlaceGameObjectInCurrentStage(gameObject);
         }
 
         /// <summary>

@@ -74,10 +74,12 @@ namespace Tether.Unity.Scenes
         /// <summary>
         /// get_hierarchy's nodes: { name, path, active, components, children? } for each root,
         /// <paramref name="depth"/> levels deep (1: the roots alone); children only where there are some.
+        /// <paramref name="addDetails"/> adds what else a node says (its prefab status) before its children.
         /// </summary>
         public static JArray Describe<T>(
             IEnumerable<T> roots, int depth, string parentPath,
-            Func<T, string> nameOf, Func<T, bool> activeOf, Func<T, IEnumerable<string>> componentsOf, Func<T, IEnumerable<T>> childrenOf)
+            Func<T, string> nameOf, Func<T, bool> activeOf, Func<T, IEnumerable<string>> componentsOf, Func<T, IEnumerable<T>> childrenOf,
+            Action<JObject, T> addDetails = null)
         {
             var nodes = new JArray();
             foreach (var node in roots)
@@ -90,8 +92,9 @@ namespace Tether.Unity.Scenes
                     ["active"] = activeOf(node),
                     ["components"] = new JArray(componentsOf(node).ToArray()),
                 };
+                addDetails?.Invoke(json, node);
                 var kids = childrenOf(node).ToList();
-                if (kids.Count > 0 && depth > 1) json["children"] = Describe(kids, depth - 1, path, nameOf, activeOf, componentsOf, childrenOf);
+                if (kids.Count > 0 && depth > 1) json["children"] = Describe(kids, depth - 1, path, nameOf, activeOf, componentsOf, childrenOf, addDetails);
                 nodes.Add(json);
             }
             return nodes;

@@ -58,11 +58,11 @@ namespace Tether.Unity.Scenes
         public static IEnumerable<string> ComponentNames(GameObject gameObject) =>
             gameObject.GetComponents(typeof(Component)).Select(component => component == null ? "Missing Script" : component.GetType().Name);
 
-        /// <summary>get_hierarchy's nodes under <paramref name="roots"/>.</summary>
+        /// <summary>get_hierarchy's nodes under <paramref name="roots"/>, each with its prefab status as Describe gives it.</summary>
         public static JArray Hierarchy(IEnumerable<GameObject> roots, int depth, string parentPath) =>
-            HierarchyPath.Describe(roots, depth, parentPath, NameOf, go => go.activeSelf, ComponentNames, Children);
+            HierarchyPath.Describe(roots, depth, parentPath, NameOf, go => go.activeSelf, ComponentNames, Children, Prefabs.PrefabStatus.AddTo);
 
-        /// <summary>{ id, name, path, active, tag, position, rotation, scale, components: [{ type }] } (local transform).</summary>
+        /// <summary>{ id, name, path, active, tag, position, rotation, scale, layer, components: [{ type }], prefab? } (local transform).</summary>
         public static JObject Describe(GameObject gameObject)
         {
             var transform = gameObject.transform;

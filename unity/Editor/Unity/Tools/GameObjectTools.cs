@@ -51,7 +51,7 @@ namespace Tether.Unity.Tools
         public int Index = 0;
     }
 
-    /// <summary>A GameObject as the scene tools describe it (SceneGraph.Describe).</summary>
+    /// <summary>A GameObject as the scene tools describe it (SceneGraph.Describe; the sandbox's gameObjectInfo).</summary>
     public sealed class GameObjectInfo
     {
         public int Id;
@@ -76,8 +76,27 @@ namespace Tether.Unity.Tools
         [ToolArg(Required = true)]
         public double[] Scale;
 
+        [ToolArg("Its layer, from 0 to 31.")]
+        public int Layer;
+
         [ToolArg(Required = true)]
         public List<ComponentRef> Components;
+
+        [ToolArg("Present when it is part of a prefab instance.")]
+        public PrefabStatusInfo Prefab;
+    }
+
+    /// <summary>What Prefabs.PrefabStatus says of a GameObject of a prefab instance.</summary>
+    public sealed class PrefabStatusInfo
+    {
+        [ToolArg("The prefab asset of the instance it is part of.", Required = true)]
+        public string AssetPath;
+
+        [ToolArg("Whether it is the instance's (outermost) root.")]
+        public bool InstanceRoot;
+
+        [ToolArg("On an instance root: whether the instance overrides its prefab (apply_prefab_overrides, revert_prefab_overrides).")]
+        public bool? HasOverrides;
     }
 
     public sealed class ComponentRef
@@ -147,6 +166,7 @@ namespace Tether.Unity.Tools
             {
                 // Instantiate under a parent keeps the original's local transform, as the sandbox does.
                 var copy = Object.Instantiate(original, parent);
+                if (parent == null) Prefabs.PrefabStages.PlaceInEditedScene(copy);
                 copy.name = name;
                 Undo.RegisterCreatedObjectUndo(copy, "Duplicate " + original.name);
                 return new JObject { ["duplicated"] = SceneGraph.Describe(copy) };
@@ -182,6 +202,7 @@ namespace Tether.Unity.Tools
                 transform.localPosition = position;
                 transform.localEulerAngles = rotation;
                 transform.localScale = scale;
+                Prefabs.InstanceEdits.Record(transform);
             }
             return new JObject { ["reparented"] = SceneGraph.Describe(gameObject), ["previousPath"] = previousPath };
         }

@@ -104,6 +104,7 @@ namespace Tether.Unity.Tools
                     : new GameObject(args.Name);
                 gameObject.name = args.Name;
                 if (parent != null) gameObject.transform.SetParent(parent.transform, false);
+                else Prefabs.PrefabStages.PlaceInEditedScene(gameObject);
                 ApplyTransform(gameObject.transform, args.Position, args.Rotation, args.Scale);
                 if (args.Tag != null) gameObject.tag = args.Tag;
                 if (layer != null) gameObject.layer = layer.Value;
@@ -144,11 +145,13 @@ namespace Tether.Unity.Tools
                     if (args.Tag != null) gameObject.tag = args.Tag;
                     if (layer != null) gameObject.layer = layer.Value;
                     if (args.Active != null) gameObject.SetActive(args.Active.Value);
+                    Prefabs.InstanceEdits.Record(gameObject);
                 }
                 if (args.Position != null || args.Rotation != null || args.Scale != null)
                 {
                     Undo.RecordObject(gameObject.transform, "Move " + gameObject.name);
                     ApplyTransform(gameObject.transform, args.Position, args.Rotation, args.Scale);
+                    Prefabs.InstanceEdits.Record(gameObject.transform);
                 }
                 foreach (var type in additions)
                 {

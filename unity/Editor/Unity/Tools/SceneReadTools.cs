@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.Linq;
 using Newtonsoft.Json.Linq;
 using Tether.Core.Tools;
@@ -35,11 +36,20 @@ namespace Tether.Unity.Tools
         public int Limit = 100;
     }
 
+    public sealed class FindGameObjectsResult
+    {
+        [ToolArg("How many GameObjects matched; objects holds the first limit of them.")]
+        public int Count;
+
+        [ToolArg(Required = true)]
+        public List<GameObjectInfo> Objects;
+    }
+
     /// <summary>Scene tools that read: the GameObject tree of the active scene, and searches in it.</summary>
     public static class SceneReadTools
     {
         [TetherTool("get_hierarchy", Title = "Get scene hierarchy",
-            Description = "Returns the GameObject tree of the open scene: names, paths, active flags and component types.",
+            Description = "Returns the GameObject tree of the open scene: names, paths, active flags, component types, and which GameObjects are part of a prefab instance.",
             ReadOnly = true, Idempotent = true)]
         public static object GetHierarchy(GetHierarchyArgs args)
         {
@@ -60,7 +70,7 @@ namespace Tether.Unity.Tools
 
         [TetherTool("find_gameobjects", Title = "Find GameObjects",
             Description = "Finds GameObjects by name (substring, case-insensitive), path (a glob: \"/Environment/*\" its children, \"/Environment/**\" all below it, \"**/Lamp*\" at any depth), component type, tag or layer. Every filter given must match.",
-            ReadOnly = true, Idempotent = true)]
+            ReadOnly = true, Idempotent = true, Output = typeof(FindGameObjectsResult))]
         public static object FindGameObjects(FindGameObjectsArgs args)
         {
             var glob = args.Path == null ? null : new HierarchyGlob(args.Path);

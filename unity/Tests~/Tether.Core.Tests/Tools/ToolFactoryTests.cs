@@ -41,7 +41,7 @@ namespace Tether.Core.Tests.Tools
         }
 
         [TetherTool("get_hierarchy", Title = "Get scene hierarchy",
-            Description = "Returns the GameObject tree of the open scene: names, paths, active flags and component types.",
+            Description = "Returns the GameObject tree of the open scene: names, paths, active flags, component types, and which GameObjects are part of a prefab instance.",
             ReadOnly = true, Idempotent = true)]
         private static async Task<string> GetHierarchy(SandboxArguments.GetHierarchy args)
         {

@@ -80,6 +80,7 @@ namespace Tether.Unity.Tests.Batch
             Assert.That(error.Message, Does.StartWith("steps[1] (add_component) failed: No GameObject at \"/Nobody\"."));
             Assert.That(error.Message, Does.Contain("the edits of the 1 step before it were rolled back"));
             Assert.That((bool)error.Data["rolledBack"], Is.True);
+            Assert.That(error.Data.ContainsKey("rollbackError"), Is.False, "only when the rollback failed");
             Assert.That(JToken.DeepEquals(error.Data["failedStep"], JObject.Parse(@"{ ""index"": 1, ""tool"": ""add_component"", ""code"": ""NOT_FOUND"", ""message"": ""No GameObject at \""/Nobody\""."", ""data"": { ""path"": ""/Nobody"" } }")), Is.True, error.Data.ToString());
             Assert.That(JToken.DeepEquals(error.Data["completed"], JArray.Parse(@"[{ ""index"": 0, ""tool"": ""create_gameobject"", ""result"": { ""created"": ""/Enemy"" } }]")), Is.True);
         }
@@ -141,7 +142,21 @@ namespace Tether.Unity.Tests.Batch
             var error = Assert.Throws<TetherException>(() => BatchRunner.Run(Steps(Create, Missing), "B", undo, new FakeToolContext()));
             Assert.That(error.Code, Is.EqualTo(ErrorCodes.NotFound));
             Assert.That((bool)error.Data["rolledBack"], Is.False);
+            Assert.That((string)error.Data["rollbackError"], Is.EqualTo("the undo stack was cleared"), "said apart from the step's error");
+            Assert.That((string)error.Data["failedStep"]["code"], Is.EqualTo(ErrorCodes.NotFound), "the step's own error is kept");
             Assert.That(error.Message, Does.Contain("Rolling back the batch failed too (the undo stack was cleared)"));
+        }
+
+        [Test]
+        public void ARevertThatFailsAfterACancellationIsSaidToo()
+        {
+            var context = new FakeToolContext();
+            var cancels = Tool("duplicate_gameobject", _ => { context.Cancel(); return new JObject { ["copy"] = "/Crate (1)" }; });
+            var undo = new RecordingUndo { RevertFails = true };
+            var error = Assert.Throws<TetherException>(() => BatchRunner.Run(Steps(cancels, Create), "B", undo, context));
+            Assert.That(error.Code, Is.EqualTo(ErrorCodes.Cancelled));
+            Assert.That((bool)error.Data["rolledBack"], Is.False);
+            Assert.That((string)error.Data["rollbackError"], Is.EqualTo("the undo stack was cleared"));
         }
 
         [Test]

@@ -91,5 +91,23 @@ namespace Tether.Unity.Tests.Scenes
             var sub = HierarchyPath.Describe(roots[0].Children, 1, "/Env", n => n.Name, n => true, n => new string[0], n => n.Children).Single();
             Assert.That((string)sub["path"], Is.EqualTo("/Env/Lamp"), "a subtree keeps its full paths");
         }
+
+        [Test]
+        public void AddsEachNodesDetailsAtEveryLevelBeforeItsChildren()
+        {
+            var roots = new[] { new Node("Enemy", new Node("Gun")), new Node("Ground") };
+            var nodes = HierarchyPath.Describe(roots, int.MaxValue, "/", n => n.Name, n => true, n => new string[0], n => n.Children,
+                (json, n) =>
+                {
+                    // As SceneGraph adds a prefab instance's status, and nothing to other objects.
+                    if (n.Name != "Ground") json["prefab"] = new Newtonsoft.Json.Linq.JObject { ["assetPath"] = "Assets/Enemy.prefab", ["instanceRoot"] = n.Name == "Enemy" };
+                });
+            var enemy = (Newtonsoft.Json.Linq.JObject)nodes[0];
+            Assert.That((bool)enemy["prefab"]["instanceRoot"], Is.True);
+            Assert.That(enemy.Properties().Select(p => p.Name), Is.EqualTo(new[] { "name", "path", "active", "components", "prefab", "children" }));
+            Assert.That((string)enemy["children"][0]["prefab"]["assetPath"], Is.EqualTo("Assets/Enemy.prefab"), "children get theirs too");
+            Assert.That((bool)enemy["children"][0]["prefab"]["instanceRoot"], Is.False);
+            Assert.That(((Newtonsoft.Json.Linq.JObject)nodes[1]).ContainsKey("prefab"), Is.False);
+        }
     }
 }

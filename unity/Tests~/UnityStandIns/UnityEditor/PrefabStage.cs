@@ -43,7 +43,7 @@ namespace UnityEditor.SceneManagement
     }
 
     // https://docs.unity3d.com/ScriptReference/SceneManagement.StageUtility.html
-    public static class StageUtility
+    public static partial class StageUtility
     {
         // https://docs.unity3d.com/ScriptReference/SceneManagement.StageUtility.GoToMainStage.html
         public static void GoToMainStage() => throw new NotImplementedException();
