@@ -74,8 +74,12 @@ export function argumentValidator(tool: string, schema: ZodSchema | JsonSchema):
       throw invalidArguments(tool, path.join('.'), issue?.message ?? 'invalid');
     };
   }
-  const compiled = compileToolSchema(tool, 'input', schema);
+  // Compiled at the first call, not at registration: an editor registers every tool at each
+  // start and reload, and a `tether call` process checks one tool; ajv's compile of all of
+  // them cost ~300 ms of the sandbox's start and ~250 ms of each `tether call`.
+  let compiled: ReturnType<typeof compileToolSchema> | undefined;
   return (args) => {
+    compiled ??= compileToolSchema(tool, 'input', schema);
     if (compiled(args)) return args;
     const issue = (compiled.errors ?? [])[0] as ErrorObject | undefined;
     const path = issue ? pointerKeys(issue.instancePath) : [];

@@ -11,9 +11,11 @@ import type { JsonSchema } from './tool-arguments.js';
 export type OutputCheck = (structuredContent: unknown) => string | undefined;
 
 export function outputCheck(tool: string, schema: JsonSchema): OutputCheck {
-  const compiled = compileToolSchema(tool, 'output', schema);
+  // Compiled at the first result, as input schemas are at the first call (tool-arguments.ts).
+  let compiled: ReturnType<typeof compileToolSchema> | undefined;
   return (structuredContent) => {
     if (structuredContent === undefined) return 'it declares an output schema but returned no structuredContent';
+    compiled ??= compileToolSchema(tool, 'output', schema);
     if (compiled(structuredContent)) return undefined;
     const issue = compiled.errors?.[0];
     const where = ['structuredContent', ...pointerKeys(issue?.instancePath ?? '')].join('.');

@@ -9,7 +9,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { TetherError } from '../../protocol/index.js';
-import { argumentValidator, takesObject } from '../../schema/tool-arguments.js';
+import { compileToolSchema } from '../../schema/json-schema.js';
+import { takesObject } from '../../schema/tool-arguments.js';
 import type { Project } from '../project.js';
 import { defineTool, type SandboxTool } from './tool.js';
 
@@ -79,7 +80,7 @@ export function compileCustomTools(project: Project, builtInNames: ReadonlySet<s
 function inputSchemaProblem(tool: string, schema: Record<string, unknown>): string | undefined {
   if (!takesObject(schema)) return `must be an object's schema ("type": "object"), as MCP requires of a tool's input.`;
   try {
-    argumentValidator(tool, schema);
+    compileToolSchema(tool, 'input', schema);
     return undefined;
   } catch (error) {
     return `not a valid JSON Schema: ${String(TetherError.from(error).data.reason)}.`;
