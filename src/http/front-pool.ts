@@ -14,7 +14,6 @@ import { canonicalPath } from '../discovery/host-record.js';
 import type { Logger } from 'pino';
 import { Front, type FrontOptions } from '../mcp/front.js';
 import { TetherError } from '../protocol/index.js';
-import { tasksOf } from '../mcp/tasks.js';
 import { releaseOnce } from './release-once.js';
 
 export interface FrontPoolOptions extends FrontOptions {
@@ -132,7 +131,7 @@ export class FrontPool {
   }
 
   private unused(slot: Slot): boolean {
-    return slot.key !== this.defaultKey && slot.holders === 0 && slot.front.pending.size === 0 && tasksOf(slot.front).size === 0;
+    return slot.key !== this.defaultKey && slot.holders === 0 && !slot.front.busy;
   }
 
   private retire(slot: Slot): void {

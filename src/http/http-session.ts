@@ -16,16 +16,20 @@
 import { WebStandardStreamableHTTPServerTransport, type Server } from '@modelcontextprotocol/server';
 import type { Front } from '../mcp/front.js';
 import type { SessionBinding } from '../mcp/mcp-server.js';
-import { adoptTaskOwner, taskOwnerOf } from '../mcp/tasks.js';
 import { SessionEventStore } from './event-store.js';
-import type { EndReason, ManagedSession } from './session-registry.js';
+import type { EndReason, ManagedSession } from './managed-session.js';
+import { messagesIn, methodOf } from './mcp-requests.js';
 import { UnansweredRequests } from './unanswered-requests.js';
 
 export type PoolName = 'interactive' | 'ephemeral';
 
 export interface HttpSessionDeps {
-  /** Builds the session's SDK server, bound to `front`; it reports rebinding and subscriptions. */
-  createServer(front: Front, onBindingChange: (binding: SessionBinding) => void): Server;
+  /**
+   * Builds the session's SDK server, bound to `front`; it reports rebinding and subscriptions.
+   * `taskOwner` is the session's own, the same for every server it builds: its tasks/list
+   * still shows the tasks it started before it slept.
+   */
+  createServer(front: Front, taskOwner: object, onBindingChange: (binding: SessionBinding) => void): Server;
   /** The client ended the session (DELETE). */
   onClientDelete(id: string): void;
   /** Pins the session in its registry (not evicted, not reaped) until the returned release. */
@@ -70,7 +74,8 @@ export class HttpSession implements ManagedSession {
   private readonly handshake = new Map<HandshakeMethod, unknown>();
   private binding: SessionBinding;
   private releaseFront: () => void;
-  private taskOwner: object | undefined;
+  /** Whose tasks are this session's (see createServer). */
+  private readonly taskOwner = {};
   /** The front's catalog revision when the session fell asleep: changes since are announced on waking. */
   private catalogRevision = 0;
   private ended = false;
@@ -115,10 +120,8 @@ export class HttpSession implements ManagedSession {
     const awake = this.awake;
     if (!awake || this.waking || this.ended || this.exchanges > 0 || this.unanswered.size > 0 || this.binding.subscriptions > 0) return false;
     if (!this.handshake.has('initialize') || this.deps.now() - this.lastActive < dormantAfterMs) return false;
-    const owner = taskOwnerOf(awake.server);
-    if (this.deps.hasRunningTasks(owner)) return false;
-    this.taskOwner = owner;
-    this.catalogRevision = this.binding.front.catalog.revision;
+    if (this.deps.hasRunningTasks(this.taskOwner)) return false;
+    this.catalogRevision = this.binding.front.listsRevision;
     this.awake = undefined;
     this.deps.awake.delete(this);
     // Nothing is open, so closing ends no stream and no request; the transport's DELETE hook is not involved.
@@ -151,8 +154,7 @@ export class HttpSession implements ManagedSession {
       retryInterval: 1_000,
       onsessionclosed: (closed) => this.deps.onClientDelete(closed),
     });
-    const server = this.deps.createServer(this.binding.front, (binding) => this.rebind(binding));
-    if (this.taskOwner) adoptTaskOwner(server, this.taskOwner);
+    const server = this.deps.createServer(this.binding.front, this.taskOwner, (binding) => this.rebind(binding));
     await server.connect(transport);
     this.unanswered.watch(transport);
     const replayed = this.handshake.has('initialize');
@@ -168,7 +170,7 @@ export class HttpSession implements ManagedSession {
     }
     this.awake = { server, transport };
     this.deps.awake.add(this);
-    if (replayed && this.binding.front.catalog.revision !== this.catalogRevision) {
+    if (replayed && this.binding.front.listsRevision !== this.catalogRevision) {
       // Lists changed while the session slept, when it could not be told.
       void server.sendToolListChanged().catch(() => undefined);
       void server.sendResourceListChanged().catch(() => undefined);
@@ -220,14 +222,4 @@ export class HttpSession implements ManagedSession {
       if (method === 'logging/setLevel' || !this.handshake.has(method as HandshakeMethod)) this.handshake.set(method as HandshakeMethod, message);
     }
   }
-}
-
-/** The JSON-RPC messages of a request body: a batch, or one message. */
-export function messagesIn(body: unknown): unknown[] {
-  return Array.isArray(body) ? body : [body];
-}
-
-/** A message's method, or undefined for a response or anything that is not an object. */
-export function methodOf(message: unknown): unknown {
-  return typeof message === 'object' && message !== null ? (message as { method?: unknown }).method : undefined;
 }

@@ -7,15 +7,15 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
-import { PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS, createMcpHandler, type WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { createMcpHandler, type WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { Front } from '../mcp/front.js';
 import { createMcpServer } from '../mcp/mcp-server.js';
-import { isObject } from '../protocol/index.js';
-import { hasRunningTasks } from '../mcp/tasks.js';
 import { sessionGone, type EndedSessions } from './ended-sessions.js';
 import type { FrontPool } from './front-pool.js';
-import { HttpSession, SessionWakeError, messagesIn, methodOf, type HttpSessionDeps, type PoolName } from './http-session.js';
+import { HttpSession, SessionWakeError, type HttpSessionDeps, type PoolName } from './http-session.js';
+import { refuseFullPool, refuseOverShare, refuseSessionless, sendJsonRpcError } from './mcp-replies.js';
+import { PROTOCOL_VERSION_HEADER, SESSION_METHODS, callsIn, clientOf, header, isHandshakeOnly, isInitialize, needsSession, readJson, type ClientIdentity } from './mcp-requests.js';
 import type { MemoryReclaimer } from './memory-reclaimer.js';
 import { PoolFullError, type SessionRegistry } from './session-registry.js';
 import { webRequestListener } from './web-adapter.js';
@@ -69,18 +69,20 @@ export class McpEndpoint {
 
   constructor(private readonly deps: EndpointDeps) {
     this.sessionDeps = {
-      createServer: (front, onBindingChange) =>
+      createServer: (front, taskOwner, onBindingChange) =>
         createMcpServer(front, 'legacy', {
           resolveFront: (project) => {
             const next = deps.fronts.get(project);
             return { front: next, release: deps.fronts.hold(next) };
           },
           onBindingChange,
+          taskOwner,
         }),
       onClientDelete: (id) => void deps.registry.delete(id, 'deleted'),
       pin: (id) => deps.registry.pin(id),
       holdFront: (front) => deps.fronts.hold(front),
-      hasRunningTasks: (owner) => deps.fronts.all().some((front) => hasRunningTasks(front, owner)),
+      // Any front's: a session rebound by tether_use_host may have left tasks at its first one.
+      hasRunningTasks: (owner) => deps.fronts.all().some((front) => front.tasks.hasRunning(owner)),
       awake: this.awake,
       now: Date.now,
     };
@@ -213,25 +215,14 @@ export class McpEndpoint {
     }
   }
 
-  /** 429 for a client over its share of a full pool: who, how much, when to retry, and what to do instead. */
+  /** 429 for a client over its share of a full pool, said in the log at most once a minute per pool. */
   private refuseOverShare(res: ServerResponse, pool: PoolName, client: ClientIdentity, share: number, held: { count: number; nextEvictableInMs: number | undefined }): void {
     const now = performance.now();
     if (now - (this.shareLogged.get(pool) ?? Number.NEGATIVE_INFINITY) >= 60_000) {
       this.shareLogged.set(pool, now);
       this.deps.logger.warn({ pool, client: client.name, address: client.address, held: held.count, share }, 'a client holds its share of a full session pool: its initialize refused with 429');
     }
-    const retryAfterMs = held.nextEvictableInMs;
-    const retryAfterS = retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(retryAfterMs / 1000));
-    const when = retryAfterS === undefined ? 'once one of its calls ends' : `in ${retryAfterS} s`;
-    sendJsonRpcError(
-      res,
-      429,
-      -32000,
-      `The ${pool} session pool is full, and this client ("${client.name}" at ${client.address}) holds ${held.count} of its sessions, each in use or used recently (its share: ${share}). ` +
-        `Retry ${when}, end sessions you no longer need (DELETE), or keep using one you have open (send its Mcp-Session-Id header) instead of initializing again.`,
-      { code: 'SESSION_QUOTA', pool, client: client.name, held: held.count, share, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) },
-      retryAfterS === undefined ? {} : { 'retry-after': String(retryAfterS) },
-    );
+    refuseOverShare(res, pool, client, share, held);
   }
 
   private modernFor(front: Front): { handle: NodeMcpRequestHandler; close(): Promise<void> } {
@@ -242,132 +233,15 @@ export class McpEndpoint {
         onerror: (error) => this.deps.logger.warn({ err: error }, 'mcp handler error'),
       });
       // Per-request server instances cannot push; the handler's notifier reaches listen streams.
-      front.catalog.on('toolsChanged', () => void handler.notify.toolsChanged());
-      front.catalog.on('resourcesChanged', () => void handler.notify.resourcesChanged());
-      front.catalog.on('promptsChanged', () => void handler.notify.promptsChanged());
-      front.link.on('resourceUpdated', (uri) => void handler.notify.resourceUpdated(uri));
+      front.attach({
+        toolsChanged: () => handler.notify.toolsChanged(),
+        resourcesChanged: () => handler.notify.resourcesChanged(),
+        promptsChanged: () => handler.notify.promptsChanged(),
+        resourceUpdated: (uri) => handler.notify.resourceUpdated(uri),
+      });
       entry = { handle: toNodeHandler(handler), close: () => handler.close() };
       this.modern.set(front, entry);
     }
     return entry;
   }
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
-/** What a 2025-era client sends within a session. */
-const SESSION_METHODS = new Set(['POST', 'GET', 'DELETE']);
-/** The protocol that needs no session: its requests go to the SDK's stateless handler. */
-const SESSIONLESS_VERSION = '2026-07-28';
-
-/**
- * A request with no session id that is not an initialize either, and does not name the
- * protocol that needs no session: a 2025-era client that skipped initialize or lost its
- * session id. The stateless handler would tell it its version is unsupported (or that it
- * named none), which is not what is wrong.
- */
-function needsSession(req: IncomingMessage, body: unknown): boolean {
-  const version = header(req, PROTOCOL_VERSION_HEADER);
-  if (version !== undefined) return SUPPORTED_PROTOCOL_VERSIONS.includes(version);
-  return !messagesIn(body).some((message) => metaOf(message)?.[PROTOCOL_VERSION_META_KEY] !== undefined);
-}
-
-function metaOf(message: unknown): Record<string, unknown> | undefined {
-  const params = isObject(message) ? message.params : undefined;
-  const meta = isObject(params) ? params._meta : undefined;
-  return isObject(meta) ? meta : undefined;
-}
-
-/** 400, as the SDK's session transport answers a missing session id, saying how to get one. */
-function refuseSessionless(res: ServerResponse, version: string | undefined): void {
-  const who = version === undefined ? 'A request that names no protocol version' : `Protocol ${version}`;
-  sendJsonRpcError(
-    res,
-    400,
-    -32000,
-    `Bad Request: this request has no Mcp-Session-Id header. ${who} needs a session: send "initialize" first, then send the Mcp-Session-Id header its response carries with every request. (Protocol ${SESSIONLESS_VERSION} needs no session: name it in the MCP-Protocol-Version header and in each request's _meta.)`,
-    { sessionRequired: true, supported: [SESSIONLESS_VERSION, ...SUPPORTED_PROTOCOL_VERSIONS] },
-  );
-}
-
-interface ClientIdentity {
-  address: string;
-  name: string;
-  /** The two together: what the registry counts sessions by. */
-  source: string;
-}
-
-/**
- * Who opens a session, as far as one shared token lets us tell: the peer's address and the
- * name its initialize gives (clientInfo.name, cut to 100 characters). Two agents of one kind
- * on one machine are one client; a token holder that makes up a name per session is many, and
- * then only the order of eviction (session-registry.ts) stands between it and older sessions.
- */
-function clientOf(req: IncomingMessage, body: unknown): ClientIdentity {
-  const initialize = messagesIn(body).find((message) => methodOf(message) === 'initialize');
-  const params = isObject(initialize) ? initialize.params : undefined;
-  const info = isObject(params) ? params.clientInfo : undefined;
-  const name = isObject(info) && typeof info.name === 'string' ? info.name.slice(0, 100) : '(unnamed)';
-  const address = req.socket.remoteAddress ?? '(unknown)';
-  return { address, name, source: `${address} ${name}` };
-}
-
-/** The client's own handshake, and nothing else: it proves nothing about the session being used. */
-const HANDSHAKE = new Set(['initialize', 'notifications/initialized']);
-
-function isHandshakeOnly(req: IncomingMessage, body: unknown): boolean {
-  return req.method === 'POST' && messagesIn(body).every((message) => HANDSHAKE.has(methodOf(message) as string));
-}
-
-function isInitialize(body: unknown): boolean {
-  return messagesIn(body).some((message) => methodOf(message) === 'initialize');
-}
-
-function callsIn(body: unknown): number {
-  return messagesIn(body).filter((message) => methodOf(message) === 'tools/call').length;
-}
-
-/** 503 for an initialize that would take its pool past the ceiling: what happened, what to do, and when to retry. */
-function refuseFullPool(res: ServerResponse, error: PoolFullError): void {
-  const retryAfterS = error.retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(error.retryAfterMs / 1000));
-  const when = retryAfterS === undefined ? 'once a call in progress ends' : `in ${retryAfterS} s`;
-  sendJsonRpcError(
-    res,
-    503,
-    -32000,
-    `${error.message} No new session can start now: retry ${when}, end sessions you no longer need (DELETE), or reuse one you have open.`,
-    { code: 'SESSION_LIMIT', pool: error.pool, ceiling: error.ceiling, ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }) },
-    retryAfterS === undefined ? {} : { 'retry-after': String(retryAfterS) },
-  );
-}
-
-type JsonRead = { ok: true; value: unknown } | { ok: false; status: number; code: number; message: string };
-
-/** Reads a JSON body, refusing it (413) as soon as it passes the limit, chunked or not. */
-async function readJson(req: IncomingMessage, maxBytes: number): Promise<JsonRead> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) {
-      req.resume();
-      return { ok: false, status: 413, code: -32600, message: `Request bodies are limited to ${maxBytes} bytes.` };
-    }
-    chunks.push(chunk);
-  }
-  try {
-    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
-  } catch {
-    return { ok: false, status: 400, code: -32700, message: 'The request body is not valid JSON.' };
-  }
-}
-
-export function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string, data?: Record<string, unknown>, headers: Record<string, string> = {}): void {
-  if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message, ...(data ? { data } : {}) } }));
 }

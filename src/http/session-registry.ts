@@ -9,17 +9,7 @@
  * design this follows ran its eviction hook after an await and had to re-check for a reused
  * id; here there is nothing to re-check.)
  *
- * Who is evicted to make room, in order (a flood of new sessions must never take the place
- * of sessions that were working before it):
- *
- * 1. sessions never used since their handshake (`prove` not called), least recently used
- *    first, once past the pool's short `unprovenFloorMs`: their clients have lost nothing, and
- *    a burst of `initialize` alone is all of this kind, so it displaces only itself;
- * 2. then proven sessions past the recency floor, taken from the source that holds the most
- *    sessions in the pool (least recently used first within it), and never from a source
- *    holding fewer than the newcomer's will: a client opening session after session pays with
- *    its own, not with an agent's that has been thinking for minutes. Plain LRU, which this
- *    was, let a burst each minute evict every session idle for more than the floor.
+ * Who is evicted to make room, and when a pool is full: session-pools.ts.
  *
  * A source is whatever the caller says opened the session (the HTTP layer: the client's
  * address and the name it gives in `initialize`); sessions put without one share one source,
@@ -30,105 +20,12 @@
  */
 import { TetherError } from '../protocol/index.js';
 import { releaseOnce } from './release-once.js';
+import type { EndReason, ManagedSession, RegistryOptions } from './managed-session.js';
+import { PoolFullError, createPool, enter, leave, nextEvictableInMs, poolStats, protectedOf, victim, type Entry, type Pool, type PoolOptions, type PoolStats } from './session-pools.js';
 
-/** Why a session left the registry; passed to `shutdown` so the session can pick its policy. */
-/** 'refused': the SDK refused the initialize that was to make the session, so its id was never given. */
-export type EndReason = 'deleted' | 'evicted' | 'idle' | 'shutdown' | 'replaced' | 'refused';
+export type { EndReason, ManagedSession, RegistryOptions } from './managed-session.js';
+export { PoolFullError, type PoolOptions, type PoolStats } from './session-pools.js';
 
-export interface ManagedSession {
-  /**
-   * Cancels the session's calls or lets them finish (its policy, per reason) and closes its
-   * streams. Called exactly once per registration. Should not reject; if it throws or rejects
-   * anyway, the registry logs it and treats the session as ended.
-   */
-  shutdown(reason: EndReason): Promise<void>;
-  /**
-   * True while the session has an exchange open (a client listening on its GET stream, say):
-   * it is not idle, however long ago its last request came. Eviction may still take it.
-   */
-  inUse?(): boolean;
-}
-
-export interface PoolOptions {
-  /** Sessions the pool holds before put() evicts; it may exceed this while nothing is evictable. */
-  capacity: number;
-  /**
-   * Sessions the pool never exceeds (default: twice the capacity): beyond the capacity only
-   * sessions in use or used within the recency floor remain, and a burst of new ones must not
-   * grow the pool without limit. put() of a new session then throws PoolFullError.
-   */
-  ceiling?: number;
-  /** Never evict a session used more recently than this: a client between two requests is not idle. */
-  recencyFloorMs: number;
-  /**
-   * The floor for a session not yet proven (used since its handshake); at most recencyFloorMs,
-   * which is the default. Long enough for a client to send its first request after `initialize`.
-   */
-  unprovenFloorMs?: number;
-  /** Reap after this much inactivity (Infinity: never), for clients that never send DELETE. */
-  idleTtlMs: number;
-}
-
-export interface RegistryOptions<P extends string, S extends ManagedSession = ManagedSession> {
-  pools: Record<P, PoolOptions>;
-  /**
-   * Runs synchronously, exactly once, when a session leaves the registry for any reason,
-   * before its shutdown starts: clean per-session maps and resolve pending elicitations as
-   * declined here. When it runs the id is already free and not yet re-registered, so it can
-   * never clean up a newer session's state; for 'replaced' it runs before the new session is
-   * inserted, so set up the new session's state after put(). A throw is logged and ignored.
-   */
-  onEnd?(id: string, session: S, reason: EndReason): void;
-  /** Injectable clock (ms) for tests. */
-  now?(): number;
-  /** How often start()'s timer reaps; default min(idleTtlMs) / 4. The timer is unref'd. */
-  reapIntervalMs?: number;
-  log?(event: string, data: Record<string, unknown>): void;
-}
-
-export interface PoolStats {
-  size: number;
-  capacity: number;
-  /** Sessions with at least one pin, not the sum of pins. */
-  pinned: number;
-}
-
-/** A new session would take its pool past its ceiling, and no session in it may be evicted. */
-export class PoolFullError extends Error {
-  constructor(
-    readonly pool: string,
-    readonly ceiling: number,
-    /** When the least recently used unpinned session passes its recency floor; undefined if all are pinned. */
-    readonly retryAfterMs: number | undefined,
-  ) {
-    super(`The ${pool} session pool is full: ${ceiling} sessions, each in use or used recently.`);
-  }
-}
-
-interface Entry<S, P> {
-  readonly id: string;
-  readonly session: S;
-  pool: P;
-  /** Who opened it (see the header); sessions of one source are counted together. */
-  source: string;
-  /** Used since its handshake: evicted only after every evictable unproven session. */
-  proven: boolean;
-  lastUsed: number;
-  /** In-flight calls; a count because calls overlap, and a flag would be cleared by the first to end. */
-  pins: number;
-  /** False from the moment the entry leaves; a late release() then leaves the id's new entry alone. */
-  live: boolean;
-}
-
-interface Pool<S, P> {
-  readonly options: Required<PoolOptions>;
-  /** Insertion order is recency order: a touch re-inserts, so the first entry is the least recently used. */
-  readonly entries: Map<string, Entry<S, P>>;
-  /** Sessions in the pool per source. */
-  readonly held: Map<string, number>;
-}
-
-const RESERVED_POOL_NAMES = new Set(['evictions', 'reaped']);
 /** setInterval treats anything above 2^31 - 1 ms as 1 ms. */
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -146,18 +43,7 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
   private reaped = 0;
 
   constructor(private readonly options: RegistryOptions<P, S>) {
-    for (const [name, pool] of Object.entries(options.pools) as [P, PoolOptions][]) {
-      // stats() puts pools next to the counters; a pool named like a counter would hide one.
-      if (RESERVED_POOL_NAMES.has(name)) throw new RangeError(`pool name "${name}" is reserved`);
-      if (!Number.isInteger(pool.capacity) || pool.capacity < 1) throw new RangeError(`pool "${name}": capacity must be an integer >= 1`);
-      if (!(pool.recencyFloorMs >= 0)) throw new RangeError(`pool "${name}": recencyFloorMs must be >= 0`);
-      if (!(pool.idleTtlMs > 0)) throw new RangeError(`pool "${name}": idleTtlMs must be > 0`);
-      const ceiling = pool.ceiling ?? 2 * pool.capacity;
-      if (!Number.isInteger(ceiling) || ceiling < pool.capacity) throw new RangeError(`pool "${name}": ceiling must be an integer >= capacity`);
-      if (pool.unprovenFloorMs !== undefined && !(pool.unprovenFloorMs >= 0)) throw new RangeError(`pool "${name}": unprovenFloorMs must be >= 0`);
-      const unprovenFloorMs = Math.min(pool.unprovenFloorMs ?? pool.recencyFloorMs, pool.recencyFloorMs);
-      this.pools.set(name, { options: { ...pool, ceiling, unprovenFloorMs }, entries: new Map(), held: new Map() });
-    }
+    for (const [name, pool] of Object.entries(options.pools) as [P, PoolOptions][]) this.pools.set(name, createPool<S, P>(name, pool));
     if (this.pools.size === 0) throw new RangeError('at least one pool is required');
     if (options.reapIntervalMs !== undefined && !(options.reapIntervalMs > 0)) throw new RangeError('reapIntervalMs must be > 0');
     this.now = options.now ?? Date.now;
@@ -192,17 +78,14 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
     if (entry === undefined) {
       entry = { id, session, pool, source, proven: false, lastUsed: this.now(), pins: 0, live: true };
       this.byId.set(id, entry);
-      target.entries.set(id, entry);
-      count(target.held, source, 1);
+      enter(target, entry);
     } else {
       // The same session again: a touch, and a move if the pool or source changed.
-      const from = this.pool(entry.pool);
-      from.entries.delete(id);
-      count(from.held, entry.source, -1);
+      leave(this.pool(entry.pool), entry);
       entry.pool = pool;
       entry.source = source;
-      count(target.held, source, 1);
-      this.touch(entry);
+      entry.lastUsed = this.now();
+      enter(target, entry);
     }
     return trim ? [...evicted, ...this.trim(pool, target, entry)] : evicted;
   }
@@ -326,18 +209,7 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
    * what one client holds of a pool that nobody else can get back.
    */
   protectedOf(pool: P, source: string): { count: number; nextEvictableInMs: number | undefined } {
-    const target = this.pool(pool);
-    const now = this.now();
-    let held = 0;
-    let soonest: number | undefined;
-    for (const entry of target.entries.values()) {
-      if (entry.source !== source) continue;
-      const wait = entry.lastUsed + this.floorOf(target, entry) - now;
-      if (entry.pins === 0 && wait <= 0) continue;
-      held++;
-      if (entry.pins === 0) soonest = soonest === undefined ? wait : Math.min(soonest, wait);
-    }
-    return { count: held, nextEvictableInMs: soonest };
+    return protectedOf(this.pool(pool), this.now(), source);
   }
 
   size(pool?: P): number {
@@ -345,13 +217,7 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
   }
 
   stats(): Record<P, PoolStats> & { evictions: number; reaped: number } {
-    const perPool = {} as Record<P, PoolStats>;
-    for (const [name, pool] of this.pools) {
-      let pinned = 0;
-      for (const entry of pool.entries.values()) if (entry.pins > 0) pinned++;
-      perPool[name] = { size: pool.entries.size, capacity: pool.options.capacity, pinned };
-    }
-    return Object.assign(perPool, { evictions: this.evictions, reaped: this.reaped });
+    return Object.assign(poolStats(this.pools), { evictions: this.evictions, reaped: this.reaped });
   }
 
   /** Resolves when every shutdown started so far has finished (for tests and for close). */
@@ -385,64 +251,25 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
   private makeRoom(name: P, pool: Pool<S, P>, existing: Entry<S, P> | undefined, source: string): string[] {
     const limit = pool.options.ceiling - 1 + (existing?.pool === name ? 1 : 0);
     const evicted = this.evictDownTo(pool, limit, existing, source, existing?.pool === name && existing.source === source ? 0 : 1);
-    if (pool.entries.size > limit) throw new PoolFullError(name, pool.options.ceiling, this.nextEvictableInMs(pool));
+    if (pool.entries.size > limit) throw new PoolFullError(name, pool.options.ceiling, nextEvictableInMs(pool, this.now()));
     return evicted;
   }
 
   /**
-   * Evicts sessions in the order of the header, never `keep`, while the pool holds more than
+   * Evicts sessions in the order session-pools.ts gives, never `keep`, while the pool holds more than
    * `limit`; returns their ids. `source` is the newcomer's, which `arriving` more sessions of
    * its source will join.
    */
   private evictDownTo(pool: Pool<S, P>, limit: number, keep: Entry<S, P> | undefined, source: string, arriving = 0): string[] {
     const evicted: string[] = [];
     while (pool.entries.size > limit) {
-      const victim = this.victim(pool, keep, source, (pool.held.get(source) ?? 0) + arriving);
-      if (victim === undefined) break;
-      this.end(victim, 'evicted');
+      const next = victim(pool, this.now(), keep, source, (pool.held.get(source) ?? 0) + arriving);
+      if (next === undefined) break;
+      this.end(next, 'evicted');
       this.evictions++;
-      evicted.push(victim.id);
+      evicted.push(next.id);
     }
     return evicted;
-  }
-
-  /** How long until the first session of the pool that is not pinned passes its floor; undefined if all are pinned. */
-  private nextEvictableInMs(pool: Pool<S, P>): number | undefined {
-    const now = this.now();
-    let soonest: number | undefined;
-    for (const entry of pool.entries.values()) {
-      if (entry.pins > 0) continue;
-      const wait = Math.max(0, entry.lastUsed + this.floorOf(pool, entry) - now);
-      soonest = soonest === undefined ? wait : Math.min(soonest, wait);
-    }
-    return soonest;
-  }
-
-  private floorOf(pool: Pool<S, P>, entry: Entry<S, P>): number {
-    return entry.proven ? pool.options.recencyFloorMs : pool.options.unprovenFloorMs;
-  }
-
-  /**
-   * The next session to evict for a newcomer of `source`, whose source will then hold `held`:
-   * the least recently used unproven one past its floor; else, of the proven ones past theirs,
-   * the least recently used of the source holding the most, among the newcomer's own source and
-   * those holding at least `held`. One pass in recency order.
-   */
-  private victim(pool: Pool<S, P>, keep: Entry<S, P> | undefined, source: string, held: number): Entry<S, P> | undefined {
-    const now = this.now();
-    let best: Entry<S, P> | undefined;
-    let bestHeld = -1;
-    for (const entry of pool.entries.values()) {
-      if (entry === keep || entry.pins > 0 || now - entry.lastUsed < this.floorOf(pool, entry)) continue;
-      if (!entry.proven) return entry;
-      const entryHeld = pool.held.get(entry.source) ?? 0;
-      if (entry.source !== source && entryHeld < held) continue;
-      if (entryHeld > bestHeld) {
-        best = entry;
-        bestHeld = entryHeld;
-      }
-    }
-    return best;
   }
 
   /**
@@ -452,11 +279,7 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
   private end(entry: Entry<S, P>, reason: EndReason): Promise<void> {
     entry.live = false;
     if (this.byId.get(entry.id) === entry) this.byId.delete(entry.id);
-    const pool = this.pool(entry.pool);
-    if (pool.entries.get(entry.id) === entry) {
-      pool.entries.delete(entry.id);
-      count(pool.held, entry.source, -1);
-    }
+    leave(this.pool(entry.pool), entry);
     this.emit('session-ended', { id: entry.id, pool: entry.pool, reason, pins: entry.pins });
     try {
       this.options.onEnd?.(entry.id, entry.session, reason);
@@ -486,11 +309,4 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
       // Nowhere left to report it.
     }
   }
-}
-
-/** Adds `delta` to a source's count, forgetting sources that hold nothing. */
-function count(held: Map<string, number>, source: string, delta: number): void {
-  const next = (held.get(source) ?? 0) + delta;
-  if (next > 0) held.set(source, next);
-  else held.delete(source);
 }

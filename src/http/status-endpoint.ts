@@ -6,7 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Agent } from '../protocol/index.js';
-import type { Front } from '../mcp/front.js';
+import type { EditorStatus, Front } from '../mcp/front.js';
 
 /** The most clients and calls listed per front; the rest are counted. */
 const MAX_LISTED = 1_000;
@@ -34,12 +34,8 @@ export function serveStatus(fronts: readonly Front[], sessions: Record<string, u
 }
 
 function frontStatus(front: Front): FrontStatus {
-  const clients: Agent[] = [];
-  for (const server of front.servers) {
-    const info = server.getClientVersion();
-    if (info) clients.push({ name: info.name, ...(info.version ? { version: info.version } : {}) });
-  }
-  const calls = [...front.pending.values()].map(({ callId, tool, state, startedAt, message, agent }) => ({
+  const status = front.status();
+  const calls = status.calls.map(({ callId, tool, state, startedAt, message, agent }) => ({
     callId,
     tool,
     state,
@@ -47,20 +43,48 @@ function frontStatus(front: Front): FrontStatus {
     ...(message === undefined ? {} : { message }),
     ...(agent === undefined ? {} : { agent }),
   }));
-  const { link } = front;
+  const clients = status.agents;
+  const { project, host, error } = editorOf(status);
   const omitted = { clients: Math.max(0, clients.length - MAX_LISTED), calls: Math.max(0, calls.length - MAX_LISTED) };
   return {
-    project: link.record?.projectPath ?? front.options.project ?? null,
-    link: link.state,
-    host: link.hello ? { kind: link.hello.host.kind, name: link.hello.host.name, state: front.hostState?.state ?? link.hello.state } : null,
-    ...(link.state !== 'authenticated' && link.lastFailure ? { error: link.lastFailure.message } : {}),
+    project,
+    link: status.link,
+    host,
+    ...(error === undefined ? {} : { error }),
     clients: clients.slice(0, MAX_LISTED),
     calls: calls.slice(0, MAX_LISTED),
     ...(omitted.clients + omitted.calls > 0 ? { omitted } : {}),
   };
 }
 
+interface LinkHealth {
+  project: string | null;
+  state: string;
+  host: FrontStatus['host'];
+  error?: string;
+}
+
+/** What /healthz says of one front's link. */
+function linkHealth(front: Front): LinkHealth {
+  const status = front.status();
+  const { project, host, error } = editorOf(status);
+  return { project, state: status.link, host, ...(error === undefined ? {} : { error }) };
+}
+
+/** Which editor a front is for, and why it cannot reach it while it cannot. */
+function editorOf({ project, host, lastFailure }: EditorStatus): Pick<FrontStatus, 'project' | 'host' | 'error'> {
+  return { project, host: host ? { kind: host.kind, name: host.name, state: host.state } : null, ...(lastFailure ? { error: lastFailure.message } : {}) };
+}
+
 export function sendServeStatus(res: ServerResponse, status: ServeStatus): void {
   res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
   res.end(JSON.stringify(status));
+}
+
+/** GET /healthz: every link's state, not a constant; 200 when every link is authenticated. */
+export function sendHealth(res: ServerResponse, fronts: readonly Front[], sessions: Record<string, unknown>): void {
+  const links = fronts.map(linkHealth);
+  const healthy = links.length > 0 && links.every((l) => l.state === 'authenticated');
+  res.writeHead(healthy ? 200 : 503, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ status: healthy ? 'ok' : 'degraded', links, sessions }));
 }

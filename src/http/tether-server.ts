@@ -9,33 +9,40 @@ import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { tetherHome } from '../discovery/tether-home.js';
-import { SERVE_CLIENT_NAME, TetherError } from '../protocol/index.js';
+import { SERVE_CLIENT_NAME } from '../protocol/index.js';
 import { EndedSessions } from './ended-sessions.js';
 import { FrontPool } from './front-pool.js';
 import type { HttpSession, PoolName } from './http-session.js';
-import { McpEndpoint, sendJsonRpcError } from './mcp-endpoint.js';
+import { McpEndpoint } from './mcp-endpoint.js';
+import { sendJsonRpcError } from './mcp-replies.js';
 import { MemoryReclaimer } from './memory-reclaimer.js';
 import { PendingConnections, type ShedReason } from './pending-connections.js';
 import { ServeMetrics } from './metrics.js';
-import { sendServeStatus, serveStatus } from './status-endpoint.js';
+import { sendHealth, sendServeStatus, serveStatus } from './status-endpoint.js';
 import { allowOrigin, answerPreflight, isPreflight } from './cors.js';
-import { allowedHostName, allowedOrigin, bindHostName, checkRequest, loopbackHosts, originAllowed, requestTarget, urlHost, type GuardOptions } from './request-guards.js';
+import { checkRequest, originAllowed, requestTarget, urlHost, type GuardOptions } from './request-guards.js';
 import { loadOrCreateToken, removeServeState, tokenPath, writeServeState, type ServeState } from './serve-state.js';
+import { listenAddress, type ListenOptions } from './listen-address.js';
+import {
+  DEFAULT_MAX_UNAUTHENTICATED_CONNECTIONS,
+  DEFAULT_SESSION_DORMANT_MS,
+  KEEPALIVE_DELAY_MS,
+  RECLAIM_AFTER_SESSIONS,
+  RECLAIM_PACE,
+  REQUEST_TIMEOUT_MS,
+  SHED_LOG_INTERVAL_MS,
+  headerTimeout,
+  sessionPools,
+  sessionsPerClient,
+} from './serve-defaults.js';
 import { SessionRegistry, type PoolOptions } from './session-registry.js';
 
-export interface TetherServerOptions {
+export interface TetherServerOptions extends ListenOptions {
   port?: number;
-  host?: string;
-  /** Required to bind anything but loopback. */
-  allowRemote?: boolean;
   project?: string;
   home?: string;
   waitMs?: number;
   maxBodyBytes?: number;
-  /** More host names requests may be addressed to (`--allowed-host`): the names remote clients use. */
-  allowedHosts?: string[];
-  /** Origins, besides loopback ones, whose browser pages may call (`--allowed-origin`). */
-  allowedOrigins?: string[];
   pools?: Partial<Record<PoolName, Partial<PoolOptions>>>;
   /** A session idle this long with nothing open lets its SDK server go until its next request (Infinity: never). */
   sessionDormantMs?: number;
@@ -61,57 +68,6 @@ export interface TetherServerOptions {
  */
 const CALL_SETTLE_MS = 1_500;
 const ANSWER_GRACE_MS = 500;
-/** Idle time before the system first probes a connection (then, on Linux, 9 probes 75 s apart). */
-const KEEPALIVE_DELAY_MS = 60_000;
-
-/**
- * What a peer without the token may hold (pending-connections.ts): a few seconds per
- * connection, and this many connections at once. An agent's request comes with its connection
- * and passes the token check at once; remote ones over a slow link have seconds to spare.
- */
-const DEFAULT_HEADER_TIMEOUT_MS = 5_000;
-const DEFAULT_MAX_UNAUTHENTICATED_CONNECTIONS = 128;
-/**
- * Node's own limit on receiving a whole request (its default): an authenticated body of up to
- * --max-body-bytes has minutes. It ends when the request has arrived: the answer (a call of an
- * hour, a stream an agent listens on) is not timed.
- */
-const REQUEST_TIMEOUT_MS = 300_000;
-/** How often the log may say that connections were shed. */
-const SHED_LOG_INTERVAL_MS = 60_000;
-
-/** Bind addresses that listen on every interface, as `bindHostName` names them. */
-const WILDCARD_NAMES = new Set(['0.0.0.0', '[::]']);
-
-/** Long enough that an agent between two steps stays awake; waking costs a few milliseconds. */
-const DEFAULT_SESSION_DORMANT_MS = 60_000;
-
-/**
- * A full collection pauses the server for ~20 ms per 40 MB of heap: worth it once this many
- * sessions' memory (~30 KiB each) is garbage, and run at most 1/RECLAIM_PACE of the time.
- */
-const RECLAIM_AFTER_SESSIONS = 64;
-const RECLAIM_PACE = 20;
-
-/**
- * A session nobody has used since its handshake is kept from eviction this long at most (and
- * never longer than its pool's recency floor): a client sends its first request at once.
- */
-const UNPROVEN_FLOOR_MS = 10_000;
-
-const DEFAULT_POOLS: Record<PoolName, PoolOptions> = {
-  interactive: { capacity: 256, recencyFloorMs: 60_000, unprovenFloorMs: UNPROVEN_FLOOR_MS, idleTtlMs: 30 * 60_000 },
-  ephemeral: { capacity: 1024, recencyFloorMs: 5_000, unprovenFloorMs: UNPROVEN_FLOOR_MS, idleTtlMs: 5 * 60_000 },
-};
-
-/**
- * Sessions nobody may evict yet that one client may hold in a pool at its capacity before its
- * next initialize gets 429, unless told (`--sessions-per-client`): half the capacity, so one
- * client never holds more than the pool was sized for and the rest of the ceiling stays for the
- * others (mcp-endpoint.ts); at least this many, so a small pool set by hand still takes a
- * client's burst.
- */
-const MIN_SESSIONS_PER_CLIENT = 16;
 
 export class TetherServer {
   readonly fronts: FrontPool;
@@ -122,6 +78,8 @@ export class TetherServer {
   private readonly reclaimer: MemoryReclaimer;
   private readonly http: Server;
   private readonly guards: GuardOptions;
+  /** The address to listen on, checked. */
+  private readonly host: string;
   private readonly home: string;
   private boundUrl: string | undefined;
   /** What serve.json said before this server wrote it: another server of this home, still running. */
@@ -134,40 +92,15 @@ export class TetherServer {
   private readonly shed = { timeout: 0, cap: 0, loggedAt: Number.NEGATIVE_INFINITY };
 
   constructor(private readonly options: TetherServerOptions) {
-    const host = options.host ?? '127.0.0.1';
-    if (!isLoopback(host) && !options.allowRemote) {
-      throw new TetherError(
-        'INVALID_PARAMS',
-        `Refusing to listen on ${host}: only loopback addresses are served unless --allow-remote is given (and then every client still needs the token).`,
-        { host },
-      );
-    }
-    const bindName = bindHostName(host) ?? host.toLowerCase();
-    // Checked before anything is built: a bad name ends the command, not a half-made server.
-    const namedHosts = (options.allowedHosts ?? []).map(allowedHostName);
-    const headerTimeoutMs = options.headerTimeoutMs ?? DEFAULT_HEADER_TIMEOUT_MS;
-    if (!Number.isInteger(headerTimeoutMs) || headerTimeoutMs < 1 || headerTimeoutMs > REQUEST_TIMEOUT_MS) {
-      throw new TetherError('INVALID_PARAMS', `--header-timeout-ms must be an integer from 1 to ${REQUEST_TIMEOUT_MS}.`, { headerTimeoutMs });
-    }
+    // Checked before anything is built: a bad address, name or timeout ends the command, not a half-made server.
+    const address = listenAddress(options, options.logger);
+    this.host = address.host;
+    const headerTimeoutMs = headerTimeout(options.headerTimeoutMs);
     this.pendingConnections = new PendingConnections({
       timeoutMs: headerTimeoutMs,
       max: options.maxUnauthenticatedConnections ?? DEFAULT_MAX_UNAUTHENTICATED_CONNECTIONS,
       onShed: (reason) => this.onShed(reason),
     });
-    const origins = new Set((options.allowedOrigins ?? []).map(allowedOrigin));
-    if (!isLoopback(host)) {
-      options.logger.warn(
-        { host },
-        'serving plain HTTP beyond loopback: the bearer token crosses the network in clear text; put a TLS proxy in front (and name its host with --allowed-host)',
-      );
-    }
-    // Remote names are not guessed (that is what the Host check is for), so say what to do.
-    if (WILDCARD_NAMES.has(bindName) && namedHosts.length === 0) {
-      options.logger.warn(
-        { host },
-        'listening on every interface, but only requests addressed to a loopback name or to the bind address are served: name the hosts remote clients use with --allowed-host',
-      );
-    }
     this.home = options.home ?? tetherHome();
     this.fronts = new FrontPool({
       ...(options.project ? { project: options.project } : {}),
@@ -177,10 +110,7 @@ export class TetherServer {
       logger: options.logger,
       onCallFinished: (tool, outcome, seconds) => this.metrics.callLatency.observe({ tool, outcome }, seconds),
     });
-    const pools = {
-      interactive: { ...DEFAULT_POOLS.interactive, ...options.pools?.interactive },
-      ephemeral: { ...DEFAULT_POOLS.ephemeral, ...options.pools?.ephemeral },
-    };
+    const pools = sessionPools(options.pools);
     this.metrics = new ServeMetrics({
       sessions: () => Object.fromEntries(Object.keys(pools).map((pool) => [pool, this.registry.size(pool as PoolName)])),
       callsInFlight: () => this.callsInFlight(),
@@ -209,8 +139,10 @@ export class TetherServer {
     });
     this.fronts.each((front, key) => {
       let connections = 0;
-      front.link.on('connected', () => {
-        if (connections++ > 0) this.metrics.reconnects.inc({ project: key || 'default' });
+      front.attach({
+        connected: () => {
+          if (connections++ > 0) this.metrics.reconnects.inc({ project: key || 'default' });
+        },
       });
     });
     this.endpoint = new McpEndpoint({
@@ -220,15 +152,12 @@ export class TetherServer {
       maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
       dormantAfterMs: options.sessionDormantMs ?? DEFAULT_SESSION_DORMANT_MS,
       reclaimer: this.reclaimer,
-      sessionsPerClient: Object.fromEntries(
-        (Object.entries(pools) as [PoolName, PoolOptions][]).map(([name, pool]) => [name, options.sessionsPerClient ?? Math.max(MIN_SESSIONS_PER_CLIENT, Math.floor(pool.capacity / 2))]),
-      ),
+      sessionsPerClient: sessionsPerClient(pools, options.sessionsPerClient),
       logger: options.logger,
     });
     this.guards = {
-      // The bind address too, loopback or not: `--host 127.0.0.2` prints a URL that must work.
-      allowedHosts: loopbackHosts([bindName, ...namedHosts]),
-      allowedOrigins: origins,
+      allowedHosts: address.allowedHosts,
+      allowedOrigins: address.allowedOrigins,
       token: loadOrCreateToken(this.home, options.logger),
       maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
     };
@@ -258,7 +187,7 @@ export class TetherServer {
   }
 
   async start(): Promise<string> {
-    const host = this.options.host ?? '127.0.0.1';
+    const { host } = this;
     await new Promise<void>((resolve, reject) => {
       this.http.once('error', reject);
       this.http.listen(this.options.port ?? 0, host, () => resolve());
@@ -336,8 +265,8 @@ export class TetherServer {
       }
       const path = requestTarget(req.url)?.pathname; // a valid URL: the guards checked it
       if (path === '/mcp') return await this.endpoint.handle(req, res);
-      if (path === '/healthz' && req.method === 'GET') return this.health(res);
-      if (path === '/status' && req.method === 'GET') return sendServeStatus(res, serveStatus(this.fronts.all(), { ...this.registry.stats(), awake: this.endpoint.awakeSessions }));
+      if (path === '/healthz' && req.method === 'GET') return sendHealth(res, this.fronts.all(), this.sessionCounts());
+      if (path === '/status' && req.method === 'GET') return sendServeStatus(res, serveStatus(this.fronts.all(), this.sessionCounts()));
       if (path === '/metrics' && req.method === 'GET') {
         const { contentType, body } = await this.metrics.text();
         res.writeHead(200, { 'content-type': contentType });
@@ -370,25 +299,13 @@ export class TetherServer {
     this.shed.loggedAt = now;
   }
 
+  /** Sessions by pool, evictions and reaps, and how many sessions are awake. */
+  private sessionCounts(): Record<string, unknown> {
+    return { ...this.registry.stats(), awake: this.endpoint.awakeSessions };
+  }
+
   /** Tool calls waiting for a host, across every project's front. */
   private callsInFlight(): number {
-    return this.fronts.all().reduce((sum, front) => sum + front.pending.size, 0);
+    return this.fronts.all().reduce((sum, front) => sum + front.callsInFlight, 0);
   }
-
-  /** Real checks: every host link's state, not a constant. 200 when every link is authenticated. */
-  private health(res: ServerResponse): void {
-    const links = this.fronts.all().map((front) => ({
-      project: front.link.record?.projectPath ?? front.options.project ?? null,
-      state: front.link.state,
-      host: front.link.hello ? { kind: front.link.hello.host.kind, name: front.link.hello.host.name, state: front.hostState?.state ?? front.link.hello.state } : null,
-      ...(front.link.state !== 'authenticated' && front.link.lastFailure ? { error: front.link.lastFailure.message } : {}),
-    }));
-    const healthy = links.length > 0 && links.every((l) => l.state === 'authenticated');
-    res.writeHead(healthy ? 200 : 503, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ status: healthy ? 'ok' : 'degraded', links, sessions: { ...this.registry.stats(), awake: this.endpoint.awakeSessions } }));
-  }
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }

@@ -1,24 +1,24 @@
 /**
- * A front: what `tether mcp` (stdio) and `tether serve` (HTTP) share. It owns the host link,
- * the catalog mirror and the calls in flight, and fans the host's change notifications out
- * to every live MCP server instance.
+ * A front: what `tether mcp` (stdio) and `tether serve` (HTTP) share, and all they see of an
+ * editor. It owns the host link, the mirror of the editor's lists (host-catalog.ts), the calls
+ * in flight (calls-in-flight.ts) and the MCP tasks (task-store.ts), and tells whatever is
+ * attached to it (each MCP server instance, the stateless HTTP handler, metrics) when the
+ * editor's lists or one of its resources change.
  */
-import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import { resolve } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
-import type { Server } from '@modelcontextprotocol/server';
+import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { METHODS, TetherError, type Agent, type HostStateNotice, type ToolDescriptor } from '../protocol/index.js';
+import { TetherError, type Agent, type HelloResult, type ToolDescriptor } from '../protocol/index.js';
 import { tetherHome } from '../discovery/tether-home.js';
-import { runHostCall, type HostCallOptions } from '../link/host-call.js';
-import { HostLink, type CallListener, type HostLinkOptions } from '../link/host-link.js';
+import { HostLink, type HostLinkOptions, type LinkState } from '../link/host-link.js';
 import { createLongStringLifter } from '../link/long-string-lifter.js';
-import { HostCatalog } from './host-catalog.js';
-import { callIdForKey, type CallRequestOptions } from './request-meta.js';
-import { isRerunnable } from './tool-results.js';
+import { CallsInFlight, type CallOptions, type CallOutcome, type PendingCall } from './calls-in-flight.js';
+import { EditorPresence } from './editor-presence.js';
+import { HostCatalog, type HostLists } from './host-catalog.js';
+import { ResourceSubscriptions } from './resource-subscriptions.js';
+import { TaskStore } from './task-store.js';
 
-export const RELOADING = 'The editor is reloading its code domain; the call continues when it is back.';
+export type { CallOptions, CallOutcome, PendingCall } from './calls-in-flight.js';
+export type { HostLists } from './host-catalog.js';
 
 export interface FrontOptions {
   project?: string;
@@ -40,34 +40,58 @@ export interface FrontOptions {
   onCallFinished?(tool: string, outcome: 'ok' | 'error', seconds: number): void;
 }
 
-export interface PendingCall {
-  callId: string;
-  tool: string;
-  startedAt: number;
-  state: 'waiting' | 'queued' | 'running';
-  message?: string;
-  /** The MCP client that asked for it. */
-  agent?: Agent;
+/** What something attached to a front is told (see attach); a failure to pass it on is only logged. */
+export interface FrontListener {
+  /** The MCP client it serves, as the client named itself (for status). */
+  agent?(): Agent | undefined;
+  /** The link reached the editor, the first time or again. */
+  connected?(): void;
+  toolsChanged?(): Promise<void> | void;
+  resourcesChanged?(): Promise<void> | void;
+  promptsChanged?(): Promise<void> | void;
+  resourceUpdated?(uri: string): Promise<void> | void;
+}
+
+/** What a front knows of its editor, for tether_status, /status and /healthz. */
+export interface EditorStatus {
+  /** The editor's project folder, else the one asked for; null when neither is known. */
+  project: string | null;
+  link: LinkState;
+  /** The editor last reached, with what it last said it is doing; null before one was reached. */
+  host: (HelloResult['host'] & { state: string }) | null;
+  /** Away because it reloads its code domain, which is no failure (editor-presence.ts). */
+  reloading: boolean;
+  /** Why the editor cannot be reached, while it cannot. */
+  lastFailure?: { code: string; message: string };
+  calls: PendingCall[];
+  /** The MCP clients attached that said who they are. */
+  agents: Agent[];
+  tools: number;
 }
 
 export class Front {
+  /** The link itself: tests drive it; everything else goes through the front. */
   readonly link: HostLink;
-  readonly catalog: HostCatalog;
+  /** The project asked for, as given (the editor's own folder is in status()). */
+  readonly project: string | undefined;
   readonly waitMs: number;
   readonly keepaliveMs: number;
-  readonly pending = new Map<string, PendingCall>();
-  /** The host calls of `pending`, for close() to wait on. */
-  private readonly running = new Set<Promise<unknown>>();
-  private closing = false;
-  readonly servers = new Set<Server>();
-  hostState: HostStateNotice | undefined;
-  private readonly subscriptions = new Map<string, number>();
+  /** MCP tasks started through this front; any session may poll one by its id. */
+  readonly tasks = new TaskStore();
+  private readonly catalog: HostCatalog;
+  private readonly calls: CallsInFlight;
+  private readonly listeners = new Set<FrontListener>();
+  private readonly subscriptions: ResourceSubscriptions;
+  private readonly presence: EditorPresence;
+  private readonly log: Logger | undefined;
 
-  constructor(readonly options: FrontOptions = {}) {
+  constructor(options: FrontOptions = {}) {
     const home = options.home ?? tetherHome();
+    this.project = options.project;
     const project = options.project ? resolve(options.project) : undefined;
     this.waitMs = options.waitMs ?? 20_000;
     this.keepaliveMs = options.keepaliveMs ?? 2_500;
+    const log = (this.log = options.logger);
     this.link = new HostLink({
       ...options.link,
       ...(options.liftLongStrings ? { liftStrings: createLongStringLifter() } : {}),
@@ -75,10 +99,8 @@ export class Front {
       ...(options.cwd ? { cwd: options.cwd } : {}),
       recordsDir: join(home, 'hosts'),
     });
-    // Every MCP server bound to this front (one per HTTP session, bounded by the session
-    // registry) listens for resource updates: more than Node's default of 10 is expected.
-    this.link.setMaxListeners(0);
-    const log = options.logger;
+    this.subscriptions = new ResourceSubscriptions(this.link, this.waitMs);
+    this.calls = new CallsInFlight(this.link, { waitMs: this.waitMs, keepLiftedStrings: options.liftLongStrings === true, onCallFinished: options.onCallFinished });
     this.catalog = new HostCatalog(
       this.link,
       join(home, 'cache', 'tools'),
@@ -86,23 +108,15 @@ export class Front {
       (error) => log?.debug({ err: error }, 'catalog refresh failed'),
       (tool, why) => log?.warn({ tool }, why),
     );
-    // While the editor stays away, every retry repeats "connecting", then "lost" for the same
-    // reason: said once at info, then at debug, so a day without an editor is not megabytes of log.
-    let lastSaid: string | undefined;
-    this.link.on('state', (state, { error }) => {
-      const said = `${state}\0${error?.message ?? ''}`;
-      const news = state !== 'connecting' && said !== lastSaid;
-      if (news) lastSaid = said;
-      log?.[news ? 'info' : 'debug']({ state, reason: error?.message }, 'host link');
+    this.presence = new EditorPresence(this.link, log);
+    this.link.on('connected', () => {
+      void this.subscriptions.renew();
+      this.tell((listener) => listener.connected?.());
     });
-    this.link.on('hostState', (notice) => (this.hostState = notice));
-    this.link.on('connected', (hello) => {
-      this.hostState = { state: hello.state, at: Date.now() };
-      void this.resubscribe();
-    });
-    this.catalog.on('toolsChanged', () => this.broadcast((server) => server.sendToolListChanged()));
-    this.catalog.on('resourcesChanged', () => this.broadcast((server) => server.sendResourceListChanged()));
-    this.catalog.on('promptsChanged', () => this.broadcast((server) => server.sendPromptListChanged()));
+    this.link.on('resourceUpdated', (uri) => this.tell((listener) => listener.resourceUpdated?.(uri)));
+    this.catalog.on('toolsChanged', () => this.tell((listener) => listener.toolsChanged?.()));
+    this.catalog.on('resourcesChanged', () => this.tell((listener) => listener.resourcesChanged?.()));
+    this.catalog.on('promptsChanged', () => this.tell((listener) => listener.promptsChanged?.()));
   }
 
   start(): this {
@@ -112,64 +126,107 @@ export class Front {
 
   /**
    * Ends the front: calls still in flight are cancelled at the host (a client that went away
-   * no longer wants them; shared calls go on for their other requesters), then the link closes.
-   * With `settleMs`, for callers still there to hear it, each call first gets up to that long
-   * to end with the host's own word (cancelled, or finished anyway) rather than a lost link's.
+   * no longer wants them; shared calls go on for their other requesters), then the link
+   * closes, and with it every task. With `settleMs`, for callers still there to hear it, each
+   * call first gets up to that long to end with the host's own word.
    */
   async close(options: { reason?: string; settleMs?: number } = {}): Promise<void> {
-    // From now on no call is sent (call() refuses): one sent after the snapshot below would
-    // escape the cancel and be cut by the link's close, its outcome unknown.
-    this.closing = true;
-    const inFlight = [...this.pending.keys()];
     try {
-      if (this.link.state === 'authenticated' && inFlight.length > 0) {
-        const reason = options.reason ?? 'The MCP client disconnected.';
-        const rpc = await this.link.connection(0);
-        await Promise.allSettled(inFlight.map((callId) => rpc.request(METHODS.callCancel, { callId, reason }, { timeoutMs: 1_000 })));
-        if (options.settleMs) await Promise.race([Promise.allSettled(this.running), delay(options.settleMs, undefined, { ref: false })]);
-      }
+      // Not awaited when there is nothing to cancel: an unused front is closed at once.
+      const cancelling = this.calls.close(options.reason ?? 'The MCP client disconnected.', options.settleMs);
+      if (cancelling) await cancelling;
     } finally {
       this.link.close();
+      this.tasks.close();
     }
+  }
+
+  /** Tells `listener` what happens from now on, until the returned detach. */
+  attach(listener: FrontListener): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** The calls in flight, by callId (a test may fill it to stand for calls in flight). */
+  get pending(): Map<string, PendingCall> {
+    return this.calls.pending;
+  }
+
+  /** How many host calls are in flight (for metrics). */
+  get callsInFlight(): number {
+    return this.calls.pending.size;
+  }
+
+  /** A call in flight, or a task kept: closing the front now would lose something. */
+  get busy(): boolean {
+    return this.calls.pending.size > 0 || this.tasks.size > 0;
+  }
+
+  status(): EditorStatus {
+    const { link } = this;
+    const hello = link.hello;
+    return {
+      project: link.record?.projectPath ?? this.project ?? null,
+      link: link.state,
+      host: hello ? { ...hello.host, state: this.presence.state ?? hello.state } : null,
+      reloading: this.presence.isReloading(),
+      ...(link.state !== 'authenticated' && link.lastFailure ? { lastFailure: { code: link.lastFailure.code, message: link.lastFailure.message } } : {}),
+      calls: [...this.calls.pending.values()],
+      agents: [...this.listeners].flatMap((listener) => listener.agent?.() ?? []),
+      tools: this.catalog.tools.length,
+    };
   }
 
   /** What a client waiting on a call is told while the editor itself is silent. */
   waitingMessage(): string {
-    if (this.isReloading()) return RELOADING;
-    if (this.link.state === 'authenticated') return 'Waiting for the editor.';
-    return `Waiting for the editor to come back (${this.link.lastFailure?.message ?? this.link.state}).`;
+    return this.presence.waitingMessage();
   }
 
   /**
-   * The editor is away because it reloads: it said so as it left, or said it was reloading
-   * lately and its port refuses connections for a moment, which is the reload, not a dead editor.
+   * Waits for the editor (as long as a call would) and for the lists it brings; says which
+   * editor it is. Rejects as a call would when it does not come.
    */
-  isReloading(): boolean {
-    if (this.link.state === 'reloading') return true;
-    // Or its port refuses while its record stays and its process lives (host-link.ts), as in a reload this front did not see begin.
-    return this.link.state !== 'authenticated' && (this.reloadingLately() || this.link.lastFailure?.data.reloading === true);
+  async ready(signal?: AbortSignal): Promise<HelloResult['host'] | undefined> {
+    await this.link.connection(this.waitMs, signal);
+    await this.catalog.settled();
+    return this.link.hello?.host;
   }
 
-  /** The editor said it was reloading, and is not yet past twice the time it said it would take (or 30 s). */
-  private reloadingLately(): boolean {
-    const notice = this.hostState;
-    if (notice?.state !== 'reloading') return false;
-    return Date.now() - notice.at < Math.max(30_000, 2 * (notice.expectedMs ?? 0));
-  }
+  // --- The editor's lists ----------------------------------------------------------------------
 
   /**
-   * With nothing cached (a first run), tools/list waits briefly for a reachable editor
-   * rather than answering with no tools; with a cache it answers at once.
+   * The lists as MCP clients are to be shown them. With nothing cached (a first run), waits
+   * briefly for a reachable editor rather than answering with nothing; with a cache, at once.
    */
-  async catalogReady(maxWaitMs = 2_000): Promise<void> {
-    if (this.catalog.isFresh || this.catalog.tools.length > 0) return;
-    if (this.link.lastFailure?.code === 'HOST_NOT_FOUND') return; // no editor running: nothing to wait for
-    try {
-      await this.link.connection(maxWaitMs);
-      await this.catalog.refresh('all');
-    } catch {
-      // No editor yet: answer with what we have; list_changed follows when it appears.
+  async lists(maxWaitMs = 2_000): Promise<Readonly<HostLists>> {
+    if (!this.catalog.isFresh && this.catalog.tools.length === 0 && this.link.lastFailure?.code !== 'HOST_NOT_FOUND') {
+      try {
+        await this.link.connection(maxWaitMs);
+        await this.catalog.refresh('all');
+      } catch {
+        // No editor yet: answer with what we have; list_changed follows when it appears.
+      }
     }
+    return this.catalog.all;
+  }
+
+  /** The tools as last known (from the editor, or from the cache before it answered). */
+  get tools(): readonly ToolDescriptor[] {
+    return this.catalog.tools;
+  }
+
+  tool(name: string): ToolDescriptor | undefined {
+    return this.catalog.tool(name);
+  }
+
+  /** True once the lists came from the editor at least once, not only from the cache. */
+  get listsFresh(): boolean {
+    return this.catalog.isFresh;
+  }
+
+  /** Counts changes of the lists, so a session that slept through some can tell (http-session.ts). */
+  get listsRevision(): number {
+    return this.catalog.revision;
   }
 
   /**
@@ -197,98 +254,47 @@ export class Front {
     }
   }
 
-  /** Runs a host tool; the caller chooses nothing but gets progress, logs and questions. */
-  async call(
-    tool: ToolDescriptor,
-    args: Record<string, unknown>,
-    options: CallRequestOptions & Pick<HostCallOptions, 'signal' | 'listener' | 'confirmCancelMs'> & { agent?: Agent },
-  ): Promise<ReturnType<typeof runHostCall>> {
-    if (this.closing) {
-      throw new TetherError('HOST_UNAVAILABLE', `Tether is shutting down, so "${tool.name}" was not sent to the editor. Send it again once Tether is back.`, {
-        state: 'closed',
-        started: false,
-      });
-    }
-    const callId = options.idempotencyKey ? callIdForKey(options.idempotencyKey) : randomUUID();
-    const pending: PendingCall = { callId, tool: tool.name, startedAt: Date.now(), state: 'waiting', ...(options.agent ? { agent: options.agent } : {}) };
-    this.pending.set(callId, pending);
-    const listener: CallListener = {
-      ...options.listener,
-      progress: (update) => {
-        pending.state = update.state;
-        if (update.message) pending.message = update.message;
-        options.listener?.progress?.(update);
-      },
-    };
-    let outcome: 'ok' | 'error' = 'error';
-    // Written out, not spread: it carries the AbortSignal (see mcp-server.ts).
-    const params = {
-      callId,
-      tool: tool.name,
-      arguments: args,
-      ...(options.deadlineMs ? { deadlineMs: options.deadlineMs } : {}),
-      ...(options.agent ? { agent: options.agent } : {}),
-    };
-    const running = runHostCall(this.link, params, {
-      waitMs: this.waitMs,
-      rerunnable: isRerunnable(tool),
-      keepLiftedStrings: this.options.liftLongStrings === true,
-      listener,
-      signal: options.signal,
-      confirmCancelMs: options.confirmCancelMs,
-    });
-    this.running.add(running);
-    try {
-      const result = await running;
-      if (!result.result.isError) outcome = 'ok';
-      return result;
-    } catch (error) {
-      throw options.idempotencyKey ? inTermsOfKey(error, options.idempotencyKey) : error;
-    } finally {
-      this.running.delete(running);
-      this.pending.delete(callId);
-      this.options.onCallFinished?.(tool.name, outcome, (Date.now() - pending.startedAt) / 1000);
-    }
+  /** Validates arguments against the tool's input schema (compiled once per schema); throws INVALID_ARGUMENTS. */
+  validate(tool: ToolDescriptor, args: Record<string, unknown>): Record<string, unknown> {
+    return this.catalog.validate(tool, args);
+  }
+
+  // --- Requests to the editor ------------------------------------------------------------------
+
+  /**
+   * Runs a host tool (see calls-in-flight.ts). A call that reloaded the editor (a compile)
+   * may have changed its tools: the answer waits for the mirror to catch up, so a tools/list
+   * right after it is already current.
+   */
+  async call(tool: ToolDescriptor, args: Record<string, unknown>, options: CallOptions): Promise<CallOutcome> {
+    const outcome = await this.calls.call(tool, args, options);
+    await this.catalog.settled();
+    return outcome;
+  }
+
+  /** Any other request of the host protocol (resources/read, prompts/get, completion/complete), waiting for the editor as a call would. */
+  request<T>(method: string, params: unknown, signal?: AbortSignal): Promise<T> {
+    return this.link.request<T>(method, params, this.waitMs, signal);
   }
 
   /** Resource subscriptions are counted across MCP sessions and held once at the host. */
-  async subscribe(uri: string): Promise<void> {
-    const count = this.subscriptions.get(uri) ?? 0;
-    this.subscriptions.set(uri, count + 1);
-    if (count === 0) await this.link.request('resources/subscribe', { uri }, this.waitMs);
+  subscribe(uri: string): Promise<void> {
+    return this.subscriptions.subscribe(uri);
   }
 
-  async unsubscribe(uri: string): Promise<void> {
-    const count = this.subscriptions.get(uri) ?? 0;
-    if (count <= 1) {
-      this.subscriptions.delete(uri);
-      if (count === 1) await this.link.request('resources/unsubscribe', { uri }, 0).catch(() => undefined);
-    } else this.subscriptions.set(uri, count - 1);
+  unsubscribe(uri: string): Promise<void> {
+    return this.subscriptions.unsubscribe(uri);
   }
 
-  private async resubscribe(): Promise<void> {
-    for (const uri of this.subscriptions.keys()) await this.link.request('resources/subscribe', { uri }, 0).catch(() => undefined);
-  }
-
-  /** Sends to every live server instance; one failing (closed, wrong era) does not stop the rest. */
-  private broadcast(send: (server: Server) => Promise<void>): void {
-    for (const server of this.servers) {
-      send(server).catch((error: unknown) => this.options.logger?.debug({ err: error }, 'notification not delivered'));
+  /** Tells every listener; one failing (closed, wrong era) does not stop the rest. */
+  private tell(each: (listener: FrontListener) => Promise<void> | void): void {
+    const undelivered = (error: unknown): void => this.log?.debug({ err: error }, 'notification not delivered');
+    for (const listener of this.listeners) {
+      try {
+        void each(listener)?.catch(undelivered);
+      } catch (error) {
+        undelivered(error);
+      }
     }
   }
-}
-
-/**
- * The client chose a key, not a callId: a conflict is said in its terms (the callId the key
- * maps to is the front's business, though it stays in the data).
- */
-function inTermsOfKey(error: unknown, key: string): unknown {
-  const failure = TetherError.from(error);
-  if (failure.code !== 'CALL_ID_CONFLICT') return error;
-  const tool = typeof failure.data.tool === 'string' ? ` (tool "${failure.data.tool}")` : '';
-  return new TetherError(
-    'CALL_ID_CONFLICT',
-    `The idempotency key "${key}" was already used for a different call${tool}. Use a fresh key for a new operation; the same key with the same arguments, written the same way (defaults are not filled in before comparing), returns the first call's result.`,
-    { ...failure.data, idempotencyKey: key },
-  );
 }

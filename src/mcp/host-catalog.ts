@@ -11,17 +11,17 @@ import { METHODS, TetherError, type PromptDescriptor, type ResourceDescriptor, t
 import { WRITABLE_BY_OTHERS, readPrivateFile, writePrivateFile } from '../discovery/secure-file.js';
 import { argumentValidator, takesObject, type ArgumentValidator } from '../schema/tool-arguments.js';
 import type { HostLink } from '../link/host-link.js';
-import { STATUS_TOOL } from './status-tool.js';
-import { USE_HOST_TOOL } from './use-host-tool.js';
+import { FRONT_TOOL_NAMES } from './front-tools.js';
 
-interface CachedLists {
+/** The editor's lists, as MCP clients are shown them. */
+export interface HostLists {
   tools: ToolDescriptor[];
   resources: ResourceDescriptor[];
   resourceTemplates: ResourceTemplateDescriptor[];
   prompts: PromptDescriptor[];
 }
 
-const EMPTY: CachedLists = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
+const EMPTY: HostLists = { tools: [], resources: [], resourceTemplates: [], prompts: [] };
 
 type Which = 'all' | 'tools' | 'resources' | 'prompts';
 
@@ -31,11 +31,8 @@ export interface HostCatalogEvents {
   promptsChanged: [];
 }
 
-/** The names of the fronts' own tools: a host tool of the same name is not mirrored. */
-const FRONT_TOOL_NAMES: readonly string[] = [STATUS_TOOL.name, USE_HOST_TOOL.name];
-
 export class HostCatalog extends EventEmitter<HostCatalogEvents> {
-  private lists: CachedLists;
+  private lists: HostLists;
   /** One compiled validator per descriptor object (a refresh brings new objects). */
   private readonly validators = new WeakMap<ToolDescriptor, ArgumentValidator>();
   private readonly cachePath: string;
@@ -66,17 +63,13 @@ export class HostCatalog extends EventEmitter<HostCatalogEvents> {
     link.on('promptsChanged', () => inBackground('prompts'));
   }
 
+  /** The last known lists (a refresh replaces the object, never changes it). */
+  get all(): Readonly<HostLists> {
+    return this.lists;
+  }
+
   get tools(): readonly ToolDescriptor[] {
     return this.lists.tools;
-  }
-  get resources(): readonly ResourceDescriptor[] {
-    return this.lists.resources;
-  }
-  get resourceTemplates(): readonly ResourceTemplateDescriptor[] {
-    return this.lists.resourceTemplates;
-  }
-  get prompts(): readonly PromptDescriptor[] {
-    return this.lists.prompts;
   }
 
   tool(name: string): ToolDescriptor | undefined {
@@ -119,7 +112,7 @@ export class HostCatalog extends EventEmitter<HostCatalogEvents> {
 
   private async fetch(which: Which): Promise<void> {
     const rpc = await this.link.connection(0);
-    const next: CachedLists = { ...this.lists };
+    const next: HostLists = { ...this.lists };
     if (which === 'all' || which === 'tools') next.tools = this.mirrorable(await listOf<ToolDescriptor>(rpc, METHODS.toolsList, 'tools'));
     if (which === 'all' || which === 'resources') {
       next.resources = await listOf<ResourceDescriptor>(rpc, METHODS.resourcesList, 'resources');
@@ -173,11 +166,11 @@ export class HostCatalog extends EventEmitter<HostCatalogEvents> {
    * descriptions are what a model reads, so a list planted by someone else is not shown (the
    * next refresh writes a private one).
    */
-  private load(): CachedLists {
+  private load(): HostLists {
     try {
       const read = readPrivateFile(this.cachePath, WRITABLE_BY_OTHERS);
       if (read.status !== 'read') return EMPTY;
-      return { ...EMPTY, ...(JSON.parse(read.content.toString('utf8')) as Partial<CachedLists>) };
+      return { ...EMPTY, ...(JSON.parse(read.content.toString('utf8')) as Partial<HostLists>) };
     } catch {
       return EMPTY;
     }

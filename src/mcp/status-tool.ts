@@ -1,27 +1,19 @@
-/** tether_status: a built-in tool that says whether the editor is reachable and what is in flight. */
-import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
-import { RELOADING, type Front } from './front.js';
-
-export const STATUS_TOOL: Tool = {
-  name: 'tether_status',
-  title: 'Tether status',
-  description: 'Shows whether the editor is connected, what it is doing (ready, compiling, reloading, playing) and the calls in flight. Cheap; call it when a tool seems slow.',
-  inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-  annotations: { title: 'Tether status', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-};
+/** What tether_status answers (the tool itself is declared in front-tools.ts). */
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { RELOADING } from './editor-presence.js';
+import type { Front } from './front.js';
 
 export function statusResult(front: Front): CallToolResult {
-  const { link } = front;
   const now = Date.now();
-  // Away for a reload is no error: the connection it closed, or refused meanwhile, says nothing.
-  const reloading = front.isReloading();
+  const { link, host, reloading, lastFailure, calls, tools } = front.status();
   const status = {
-    link: link.state,
-    host: link.hello ? { ...link.hello.host, state: front.hostState?.state ?? link.hello.state } : null,
+    link,
+    host,
     ...(reloading ? { reloading: true } : {}),
-    ...(link.state !== 'authenticated' && link.lastFailure && !reloading ? { lastError: { code: link.lastFailure.code, message: link.lastFailure.message } } : {}),
-    pendingCalls: [...front.pending.values()].map((call) => ({ ...call, elapsedMs: now - call.startedAt })),
-    tools: front.catalog.tools.length,
+    // Away for a reload is no error: the connection it closed, or refused meanwhile, says nothing.
+    ...(lastFailure && !reloading ? { lastError: lastFailure } : {}),
+    pendingCalls: calls.map((call) => ({ ...call, elapsedMs: now - call.startedAt })),
+    tools,
   };
   const lines = [
     `Editor link: ${status.link}${status.host ? ` to ${status.host.kind} "${status.host.name}" (${status.host.state}) for ${status.host.projectPath}` : ''}`,

@@ -6,18 +6,15 @@
  * forgets a finished task once its time to live has passed; every timer is unref'd and
  * `close()` clears them all.
  *
- * This module knows nothing of the wire: tasks.ts maps records to the 2025-11-25 and the
- * 2026-07-28 (io.modelcontextprotocol/tasks) shapes.
+ * This module knows nothing of the wire: task-wire.ts maps records to the shapes of each
+ * protocol era (2025-11-25 and the 2026-07-28 io.modelcontextprotocol/tasks extension).
  */
 import { randomUUID } from 'node:crypto';
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { CallToolResult, ProtocolEra } from '@modelcontextprotocol/server';
 import { TetherError } from '../protocol/index.js';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 export type TerminalStatus = 'completed' | 'failed' | 'cancelled';
-
-/** Which protocol created the task: the 2025-11-25 task-augmented tools/call, or the 2026-07-28 tasks extension. */
-export type TaskFlavor = 'v1' | 'v2';
 
 /** A JSON-RPC error, as a failed task reports it. */
 export interface TaskRpcError {
@@ -38,7 +35,8 @@ export interface TaskEnd {
 
 export interface TaskRecord {
   readonly taskId: string;
-  readonly flavor: TaskFlavor;
+  /** The protocol era that created it: legacy (2025-11-25 task-augmented tools/call) or modern (2026-07-28 tasks extension). */
+  readonly era: ProtocolEra;
   /** A token of the session (MCP server instance) that created the task: tasks/list shows a session its own tasks only. */
   readonly owner: object | undefined;
   readonly tool: string;
@@ -73,7 +71,7 @@ export interface TaskStoreOptions {
 }
 
 export interface TaskStart {
-  flavor: TaskFlavor;
+  era: ProtocolEra;
   tool: string;
   owner?: object;
   /** The time to live the client asked for, if any. */
@@ -119,11 +117,10 @@ export class TaskStore {
     return this.entries.size;
   }
 
-  /** The number of tasks that have not reached a terminal status. */
-  get running(): number {
-    let count = 0;
-    for (const { record } of this.entries.values()) if (!isTerminal(record.status)) count++;
-    return count;
+  /** Whether a task of this owner has not reached a terminal status yet. */
+  hasRunning(owner: object): boolean {
+    for (const { record } of this.entries.values()) if (record.owner === owner && !isTerminal(record.status)) return true;
+    return false;
   }
 
   /**
@@ -138,7 +135,7 @@ export class TaskStore {
     const settled = new Promise<void>((resolve) => (settle = resolve));
     const record: TaskRecord = {
       taskId: randomUUID(),
-      flavor: start.flavor,
+      era: start.era,
       owner: start.owner,
       tool: start.tool,
       status: 'working',

@@ -405,18 +405,18 @@ describe('TaskStore', () => {
 
   it('keeps at most maxTasks, evicting the oldest finished, and refuses when all are running', async () => {
     const store = new TaskStore({ maxTasks: 2 });
-    const first = store.start({ flavor: 'v2', tool: 'a' }, async () => ok)!;
+    const first = store.start({ era: 'modern', tool: 'a' }, async () => ok)!;
     await first.settled;
     let release!: () => void;
     const blocked = new Promise<void>((resolve) => (release = resolve));
-    const second = store.start({ flavor: 'v2', tool: 'b' }, async () => (await blocked, ok))!;
-    const third = store.start({ flavor: 'v2', tool: 'c' }, async () => (await blocked, ok))!;
+    const second = store.start({ era: 'modern', tool: 'b' }, async () => (await blocked, ok))!;
+    const third = store.start({ era: 'modern', tool: 'c' }, async () => (await blocked, ok))!;
     expect(store.get(first.taskId)).toBeUndefined();
     expect(store.get(second.taskId)?.status).toBe('working');
-    expect(store.start({ flavor: 'v2', tool: 'd' }, async () => ok)).toBeUndefined();
+    expect(store.start({ era: 'modern', tool: 'd' }, async () => ok)).toBeUndefined();
     release();
     await Promise.all([second.settled, third.settled]);
-    expect(store.start({ flavor: 'v2', tool: 'e' }, async () => ok)).toBeDefined();
+    expect(store.start({ era: 'modern', tool: 'e' }, async () => ok)).toBeDefined();
     expect(store.size).toBe(2);
     store.close();
   });
@@ -425,7 +425,7 @@ describe('TaskStore', () => {
     const store = new TaskStore({ minTtlMs: 1, minRetentionMs: 50 });
     let release!: () => void;
     const blocked = new Promise<void>((resolve) => (release = resolve));
-    const record = store.start({ flavor: 'v1', tool: 'a', ttlMs: 30 }, async () => (await blocked, ok))!;
+    const record = store.start({ era: 'legacy', tool: 'a', ttlMs: 30 }, async () => (await blocked, ok))!;
     expect(record.ttlMs).toBe(30);
     await new Promise((resolve) => setTimeout(resolve, 80));
     expect(store.get(record.taskId)?.status).toBe('working');
@@ -443,7 +443,7 @@ describe('TaskStore', () => {
   it('cancels: terminal at once, the work is aborted, its late outcome ignored', async () => {
     const store = new TaskStore();
     let seen: AbortSignal | undefined;
-    const record = store.start({ flavor: 'v2', tool: 'a' }, async ({ signal, report }) => {
+    const record = store.start({ era: 'modern', tool: 'a' }, async ({ signal, report }) => {
       seen = signal;
       report('Halfway');
       await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
@@ -465,7 +465,7 @@ describe('TaskStore', () => {
     let seen: AbortSignal | undefined;
     let finishAnyway!: () => void;
     const finished = new Promise<void>((resolve) => (finishAnyway = resolve));
-    const record = store.start({ flavor: 'v2', tool: 'a' }, async ({ signal }) => {
+    const record = store.start({ era: 'modern', tool: 'a' }, async ({ signal }) => {
       seen = signal;
       await finished;
       return ok;
@@ -483,7 +483,7 @@ describe('TaskStore', () => {
 
   it('reports a work function that throws as a failed task with a JSON-RPC internal error', async () => {
     const store = new TaskStore();
-    const record = store.start({ flavor: 'v2', tool: 'a' }, async () => {
+    const record = store.start({ era: 'modern', tool: 'a' }, async () => {
       throw new Error('boom');
     })!;
     await record.settled;
@@ -493,10 +493,10 @@ describe('TaskStore', () => {
 
   it('close() aborts running work and clears every timer', async () => {
     const store = new TaskStore({ minTtlMs: 1 });
-    const done = store.start({ flavor: 'v2', tool: 'a', ttlMs: 60_000 }, async () => ok)!;
+    const done = store.start({ era: 'modern', tool: 'a', ttlMs: 60_000 }, async () => ok)!;
     await done.settled;
     let seen: AbortSignal | undefined;
-    const running = store.start({ flavor: 'v2', tool: 'b' }, async ({ signal }) => {
+    const running = store.start({ era: 'modern', tool: 'b' }, async ({ signal }) => {
       seen = signal;
       await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
       return ok;
@@ -508,6 +508,6 @@ describe('TaskStore', () => {
     expect(store.size).toBe(0);
     expect(seen?.aborted).toBe(true);
     expect(running.status).toBe('cancelled');
-    expect(store.start({ flavor: 'v2', tool: 'c' }, async () => ok)).toBeUndefined();
+    expect(store.start({ era: 'modern', tool: 'c' }, async () => ok)).toBeUndefined();
   });
 });
