@@ -124,7 +124,7 @@ export async function run(ctx: Context): Promise<Entry[]> {
         value: tether,
         unit: 'calls/s',
         floor,
-        ...(count === 8 ? { goal: { on: 'ratio', op: '>=', target: 0.7 } as const } : {}),
+        ...(count === 8 ? { goal: { on: 'ratio', op: '>=', target: 0.8 } as const } : {}),
       }),
     );
     if (count === 8) {

@@ -7,6 +7,7 @@ import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type ProtocolE
 import { METHODS, TetherError, type ElicitResult } from '../protocol/index.js';
 import type { Front } from './front.js';
 import { STATUS_TOOL, USE_HOST_TOOL } from './front-tools.js';
+import type { FastCallServing } from './fast-path/fast-call-transport.js';
 import type { ResultSplicer } from './splicing-stdio-transport.js';
 import { TaskAwareServer } from './task-aware-server.js';
 import { registerTaskHandlers } from './task-handlers.js';
@@ -34,6 +35,8 @@ export interface McpServerOptions {
    * server it builds, so it keeps its tasks across its sleeps; by default, the server's own.
    */
   taskOwner?: object;
+  /** tether mcp's stdio transport: answers plain tools/call itself with this server's handler (fast-path/). */
+  fastCalls?: { serve(serving: FastCallServing): void };
 }
 
 /** What an HTTP session needs to know of its server to let it go and rebuild it later. */
@@ -123,6 +126,7 @@ export function createMcpServer(front: Front, era: ProtocolEra, options: McpServ
   // A call the client wants as a task runs this same handler in the background (tool-call-tasks.ts).
   server.routeTasks(toolCallTasks({ front: current, era, owner, run: callTool }));
   server.setRequestHandler('tools/call', (request, ctx) => callTool(request, ctx));
+  options.fastCalls?.serve({ server, era, front: current, run: (request, ctx) => callTool(request, ctx) });
   server.setRequestHandler('tools/list', async () => {
     const { tools } = await front.lists();
     return { tools: [...tools.map((tool) => advertiseTaskSupport(toMcpTool(tool), tool, era)), STATUS_TOOL, ...(resolveFront ? [USE_HOST_TOOL] : [])] };

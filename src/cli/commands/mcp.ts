@@ -6,7 +6,7 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { Front } from '../../mcp/front.js';
 import { createMcpServer } from '../../mcp/mcp-server.js';
-import { SplicingStdioTransport } from '../../mcp/splicing-stdio-transport.js';
+import { FastCallTransport } from '../../mcp/fast-path/fast-call-transport.js';
 import { createLogger } from '../logger.js';
 import { servedProjectFolder } from '../project-folder.js';
 import { onShutdownSignal } from '../shutdown.js';
@@ -30,8 +30,12 @@ export async function run(options: McpCommandOptions): Promise<void> {
     liftLongStrings: true,
   });
   front.start();
-  const transport = new SplicingStdioTransport();
-  const handle = serveStdio(({ era }) => createMcpServer(front, era, { splicer: transport }), {
+  // Plain tool calls skip the SDK's per-request work (src/mcp/fast-path/); TETHER_FAST_PATH=0 turns that off.
+  const transport = new FastCallTransport({
+    enabled: process.env.TETHER_FAST_PATH !== '0',
+    onFirstFastCall: () => logger.info('fast path serving plain tools/call'),
+  });
+  const handle = serveStdio(({ era }) => createMcpServer(front, era, { splicer: transport, fastCalls: transport }), {
     transport,
     onerror: (error) => logger.warn({ err: error }, 'mcp transport error'),
   });

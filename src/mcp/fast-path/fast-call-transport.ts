@@ -1,0 +1,191 @@
+/**
+ * `tether mcp`'s stdio transport with a fast path for plain tool calls. Once a 2025-era
+ * client has initialized, a stdin line that is a plain `tools/call` of a catalog tool with
+ * valid arguments (fast-call-request.ts) is answered here: the same tools/call handler the
+ * SDK runs (tool-call.ts) runs with a context the SDK's Server builds, and its result goes
+ * to stdout as the SDK would write it (tool-result-wire.ts), without the SDK parsing the
+ * request with its schemas, routing it, validating the result with zod when it needs no
+ * validating, or tracking it. Every other line goes to the SDK as it came: it still owns the
+ * protocol (initialize, lists, tasks, errors, the 2026 era, anything in doubt).
+ *
+ * Cancellation and close are kept as the SDK keeps them for its own requests: a
+ * `notifications/cancelled` naming a fast-path call aborts it and no response is sent; a
+ * closed transport aborts every call still running.
+ */
+import type { Readable, Writable } from 'node:stream';
+import type { CallToolRequest, CallToolResult, JSONRPCMessage, ProtocolEra, RequestId, Server, ServerContext } from '@modelcontextprotocol/server';
+import type { Front } from '../front.js';
+import { FRONT_TOOL_NAMES } from '../front-tools.js';
+import { SplicingStdioTransport } from '../splicing-stdio-transport.js';
+import { cancelledRequestId, fastCallRequest, legacyInitializeId, type FastCallRequest } from './fast-call-request.js';
+import { wireToolResult } from './tool-result-wire.js';
+
+/** What the fast path serves with: the SDK server of the connection and its tools/call handler. */
+export interface FastCallServing {
+  server: Server;
+  era: ProtocolEra;
+  /** The front the server uses now. */
+  front(): Front;
+  /** The tools/call handler the server runs (tool-call.ts). */
+  run(request: CallToolRequest, ctx: ServerContext): Promise<CallToolResult>;
+}
+
+export interface FastCallTransportOptions {
+  /** False: every line goes to the SDK (TETHER_FAST_PATH=0; the differential test compares the two). */
+  enabled: boolean;
+  stdin?: Readable;
+  stdout?: Writable;
+  /** Told once, when the first call takes the fast path (a log line: tests and operators see it is on). */
+  onFirstFastCall?(): void;
+}
+
+/** A line still incomplete past this size is the SDK's to buffer (and to refuse past its own limit). */
+const FAST_LINE_MAX_BYTES = 1024 * 1024;
+const NEWLINE = Buffer.from('\n');
+
+/** The SDK's JSON-RPC error codes the fast path may answer with. */
+const INTERNAL_ERROR = -32603;
+const INVALID_PARAMS = -32602;
+
+/** The Server's context builder (protected in its typings; the SDK calls it for each request). */
+type ContextBuilder = { buildContext(ctx: unknown): ServerContext };
+
+export class FastCallTransport extends SplicingStdioTransport {
+  private serving: FastCallServing | undefined;
+  private initializeId: RequestId | undefined;
+  private ready = false;
+  private answered = false;
+  private readonly inFlight = new Map<RequestId, AbortController>();
+  /** The start of a line not yet complete. */
+  private partial: Buffer[] = [];
+  private partialBytes = 0;
+  /** The SDK holds the start of a long line: the rest of it, to the newline, is the SDK's too. */
+  private sdkHasPartial = false;
+
+  constructor(private readonly options: FastCallTransportOptions) {
+    super(options.stdin, options.stdout);
+    const sdkOnData = this._ondata;
+    this._ondata = options.enabled ? (chunk) => this.onData(chunk, sdkOnData) : sdkOnData;
+  }
+
+  /** Called by the server factory: the fast path serves 2025-era connections only. */
+  serve(serving: FastCallServing): void {
+    this.serving = serving.era === 'legacy' ? serving : undefined;
+  }
+
+  override send(message: JSONRPCMessage): Promise<void> {
+    // The initialize answer opens the fast path: from then on the session is set up.
+    if (!this.ready && this.initializeId !== undefined && 'result' in message && message.id === this.initializeId) this.ready = this.serving !== undefined;
+    return super.send(message);
+  }
+
+  override close(): Promise<void> {
+    const closed = new Error('Connection closed');
+    for (const controller of this.inFlight.values()) controller.abort(closed);
+    this.inFlight.clear();
+    return super.close();
+  }
+
+  private onData(chunk: Buffer, sdk: (chunk: Buffer) => void): void {
+    let from = 0;
+    if (this.sdkHasPartial) {
+      const end = chunk.indexOf(10);
+      if (end < 0) return sdk(chunk);
+      sdk(chunk.subarray(0, end + 1));
+      this.sdkHasPartial = false;
+      from = end + 1;
+    }
+    for (let end = chunk.indexOf(10, from); end >= 0; from = end + 1, end = chunk.indexOf(10, from)) {
+      const piece = chunk.subarray(from, end);
+      let line = piece;
+      if (this.partialBytes > 0) {
+        line = Buffer.concat([...this.partial, piece]);
+        this.partial = [];
+        this.partialBytes = 0;
+      }
+      if (!this.tryFastPath(line)) sdk(Buffer.concat([line, NEWLINE]));
+    }
+    if (from >= chunk.length) return;
+    this.partial.push(chunk.subarray(from));
+    this.partialBytes += chunk.length - from;
+    if (this.partialBytes > FAST_LINE_MAX_BYTES) {
+      sdk(Buffer.concat(this.partial));
+      this.partial = [];
+      this.partialBytes = 0;
+      this.sdkHasPartial = true;
+    }
+  }
+
+  /** True when the fast path answers `line`; false hands it to the SDK. */
+  private tryFastPath(line: Buffer): boolean {
+    if (!this.ready) {
+      this.initializeId = legacyInitializeId(line) ?? this.initializeId;
+      return false;
+    }
+    const cancelled = cancelledRequestId(line);
+    if (cancelled !== undefined) {
+      // The SDK sees the notification too; it knows no request of that id, as for any id it never had.
+      this.inFlight.get(cancelled)?.abort((JSON.parse(line.toString('utf8')) as { params: { reason?: unknown } }).params.reason);
+      return false;
+    }
+    const serving = this.serving;
+    const request = serving && fastCallRequest(line);
+    if (!serving || !request || this.inFlight.has(request.id) || FRONT_TOOL_NAMES.includes(request.name)) return false;
+    const front = serving.front();
+    const tool = front.tool(request.name);
+    if (!tool) return false;
+    try {
+      front.validate(tool, request.arguments);
+    } catch {
+      // The SDK path answers with its exact invalid-arguments result.
+      return false;
+    }
+    if (!this.answered) this.options.onFirstFastCall?.();
+    this.answered = true;
+    void this.answer(serving, request);
+    return true;
+  }
+
+  /** Runs the call as the SDK would run the handler, and writes its response as the SDK would. */
+  private async answer(serving: FastCallServing, request: FastCallRequest): Promise<void> {
+    const { id } = request;
+    const controller = new AbortController();
+    this.inFlight.set(id, controller);
+    const { server } = serving;
+    const ctx = (server as unknown as ContextBuilder).buildContext({
+      sessionId: undefined,
+      mcpReq: {
+        id,
+        method: 'tools/call',
+        _meta: request.meta,
+        signal: controller.signal,
+        notify: (notification: { method: string; params?: Record<string, unknown> }, options?: object) =>
+          server.notification(notification as never, { ...options, relatedRequestId: id }),
+      },
+      http: undefined,
+    });
+    let response: JSONRPCMessage;
+    try {
+      const result = await serving.run({ method: 'tools/call', params: request.params } as CallToolRequest, ctx);
+      const wire = wireToolResult(result);
+      response = wire.ok ? ({ result: wire.value, jsonrpc: '2.0', id } as JSONRPCMessage) : errorResponse(id, INVALID_PARAMS, wire.message);
+    } catch (error) {
+      const { code, message, data } = error as { code?: unknown; message?: string; data?: unknown };
+      const thrown = typeof code === 'number' && Number.isSafeInteger(code) ? code : INTERNAL_ERROR;
+      // The 2025 era's codec sends -32002 (resource not found) as -32602.
+      response = errorResponse(id, thrown === -32002 ? INVALID_PARAMS : thrown, message ?? 'Internal error', data);
+    }
+    try {
+      // A cancelled request gets no response, as from the SDK.
+      if (!controller.signal.aborted) await this.send(response);
+    } catch (error) {
+      this.onerror?.(new Error(`Failed to send response: ${String(error)}`));
+    } finally {
+      if (this.inFlight.get(id) === controller) this.inFlight.delete(id);
+    }
+  }
+}
+
+function errorResponse(id: RequestId, code: number, message: string, data?: unknown): JSONRPCMessage {
+  return { jsonrpc: '2.0', id, error: { code, message, ...(data !== undefined && { data }) } } as JSONRPCMessage;
+}
