@@ -9,7 +9,7 @@
 // on every build (~0.5 s) and needing no plugins here. dist/ (tsc's output) stays the library's
 // entry points.
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const outdir = 'dist/bundle';
@@ -47,3 +47,10 @@ await build({
   // CommonJS dependencies call require(); an ES module has none of its own.
   banner: { js: "import { createRequire as __tetherCreateRequire } from 'node:module'; const require = __tetherCreateRequire(import.meta.url);" },
 });
+// The dashboard page tether serve shows at / (web/dashboard): one script, one style sheet and
+// the page, served from dist/web/dashboard. No CDN: it works offline, and its content security
+// policy lets it load nothing else.
+const dashboard = 'dist/web/dashboard';
+rmSync(dashboard, { recursive: true, force: true });
+await build({ entryPoints: { app: 'web/dashboard/app.ts' }, outdir: dashboard, bundle: true, platform: 'browser', format: 'esm', target: 'es2022', minify: true, sourcemap: false, logLevel: 'warning' });
+for (const file of ['index.html', 'app.css']) cpSync(`web/dashboard/${file}`, `${dashboard}/${file}`);

@@ -54,12 +54,15 @@ export function createLogger(name: string, level = process.env.TETHER_LOG_LEVEL 
     unopened = TetherError.from(error).message;
   }
   const stderr = pino.destination({ dest: 2, sync: true });
+  // The file keeps at least info, whatever stderr gets: the per-call lines `tether logs` and
+  // the dashboard read are info lines, and `tether start` runs its processes at warn.
+  const fileLevel = file !== undefined && !(level in pino.levels.values && pino.levels.values[level]! <= pino.levels.values.info!) ? 'info' : level;
   const color = pretty && process.stderr.isTTY === true && !process.env.NO_COLOR;
   const streams = pino.multistream([
     { level: level as pino.Level, stream: pretty ? { write: (line: string) => stderr.write(prettyLogLine(line, color)) } : stderr },
-    ...(file === undefined ? [] : [{ level: level as pino.Level, stream: file }]),
+    ...(file === undefined ? [] : [{ level: fileLevel as pino.Level, stream: file }]),
   ]);
-  const logger = pino({ name, level, base: { pid: process.pid } }, streams);
+  const logger = pino({ name, level: fileLevel, base: { pid: process.pid } }, streams);
   if (unopened) logger.warn({ path, error: unopened }, 'log file not opened (a symbolic link is never followed); logging to stderr only');
   return logger;
 }

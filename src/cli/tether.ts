@@ -39,7 +39,7 @@ function number(value: string): number {
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
 
 function logLevelOption(where = 'stderr and $TETHER_HOME/logs/'): Option {
-  return new Option('--log-level <level>', `what to log (to ${where}; env TETHER_LOG_LEVEL; default: info)`).choices(LOG_LEVELS);
+  return new Option('--log-level <level>', `what to log (to ${where}, whose files keep at least info; env TETHER_LOG_LEVEL; default: info)`).choices(LOG_LEVELS);
 }
 
 /** What the terminal gets: readable lines for a person, JSON lines for a script (the log file always gets JSON). */
@@ -234,7 +234,9 @@ program
   .option('--project <dir>', 'only the editor of this project')
   .option('--json', 'print the report as JSON (one line per redraw with --watch)')
   .option('--watch', 'redraw every second until Ctrl-C')
-  .addHelpText('after', helpFooter(['tether status', 'tether status --project DIR --watch', 'tether status --json | jq \'.editors[].calls\''], { failed: 'an editor (or tether serve) did not answer; the rest is still printed' }))
+  .option('--open', "open tether serve's dashboard in the browser (prints a one-time login link)")
+  .option('--no-browser', 'with --open: print the link only')
+  .addHelpText('after', helpFooter(['tether status', 'tether status --project DIR --watch', 'tether status --json | jq \'.editors[].calls\'', 'tether status --open'], { failed: 'an editor (or tether serve) did not answer (with --open: no tether serve to log in to); the rest is still printed' }))
   .action(async (options) => {
     const { run } = await import('./commands/status.js');
     process.exitCode = await run(options);

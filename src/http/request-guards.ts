@@ -96,7 +96,7 @@ export function allowedOrigin(origin: string): string {
  * The first check a request fails, or undefined when it may proceed. A CORS preflight carries
  * no credentials and no body, so only its Host and Origin are checked (`preflight`).
  */
-export function checkRequest(req: IncomingMessage, options: GuardOptions, { preflight = false } = {}): Refusal | undefined {
+export function checkRequest(req: IncomingMessage, options: GuardOptions, { preflight = false, bearer = true } = {}): Refusal | undefined {
   const target = requestTarget(req.url);
   if (!target) return { status: 400, code: 'BAD_REQUEST', message: 'The request target is not a valid path or URL; send requests to /mcp, /healthz or /metrics.' };
   const hostHeader = singleHostHeader(req);
@@ -125,7 +125,7 @@ export function checkRequest(req: IncomingMessage, options: GuardOptions, { pref
   if (target.pathname.startsWith('/.well-known/')) {
     return { status: 404, code: 'NOT_FOUND', message: `Tether publishes no ${target.pathname}: it uses no OAuth. ${UNAUTHORIZED_MESSAGE}` };
   }
-  if (!bearerMatches(req.headers.authorization, options.token)) {
+  if (bearer && !bearerMatches(req.headers.authorization, options.token)) {
     return { status: 401, code: 'UNAUTHORIZED', message: UNAUTHORIZED_MESSAGE, challenge: UNAUTHORIZED_CHALLENGE };
   }
   const length = Number(req.headers['content-length'] ?? 0);

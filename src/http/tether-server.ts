@@ -8,7 +8,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { tetherHome } from '../discovery/tether-home.js';
+import { join } from 'node:path';
+import { hostsDir, tetherHome } from '../discovery/tether-home.js';
 import { SERVE_CLIENT_NAME } from '../protocol/index.js';
 import { EndedSessions } from './ended-sessions.js';
 import { FrontPool } from './front-pool.js';
@@ -21,6 +22,8 @@ import { ServeMetrics } from './metrics.js';
 import { sendHealth, sendServeStatus, serveStatus } from './status-endpoint.js';
 import { allowOrigin, answerPreflight, isPreflight } from './cors.js';
 import { checkRequest, originAllowed, requestTarget, urlHost, type GuardOptions } from './request-guards.js';
+import { DashboardFeed } from './dashboard/dashboard-feed.js';
+import { DashboardRoutes } from './dashboard/dashboard-routes.js';
 import { loadOrCreateToken, removeServeState, tokenPath, writeServeState, type ServeState } from './serve-state.js';
 import { listenAddress, type ListenOptions } from './listen-address.js';
 import {
@@ -39,6 +42,8 @@ import { SessionRegistry, type PoolOptions } from './session-registry.js';
 
 export interface TetherServerOptions extends ListenOptions {
   port?: number;
+  /** Where the dashboard's built page is (dist/web/dashboard); without it, / says how to build it. */
+  dashboardAssets?: string;
   project?: string;
   home?: string;
   waitMs?: number;
@@ -75,6 +80,8 @@ export class TetherServer {
   readonly metrics: ServeMetrics;
   private readonly ended = new EndedSessions();
   private readonly endpoint: McpEndpoint;
+  private readonly dashboard: DashboardRoutes;
+  private readonly feed: DashboardFeed;
   private readonly reclaimer: MemoryReclaimer;
   private readonly http: Server;
   private readonly guards: GuardOptions;
@@ -155,6 +162,17 @@ export class TetherServer {
       sessionsPerClient: sessionsPerClient(pools, options.sessionsPerClient),
       logger: options.logger,
     });
+    this.feed = new DashboardFeed({
+      recordsDir: hostsDir(this.home),
+      logsDir: join(this.home, 'logs'),
+      httpAgents: () => this.fronts.all().flatMap((front) => front.status().agents.map((agent) => ({ ...agent, since: 0, pool: 'http' }))),
+    });
+    this.dashboard = new DashboardRoutes({
+      assetsDir: options.dashboardAssets ?? join(this.home, 'no-dashboard-build'),
+      feed: this.feed,
+      origins: () => this.ownOrigins(),
+      authenticated: (socket) => this.pendingConnections.authenticated(socket),
+    });
     this.guards = {
       allowedHosts: address.allowedHosts,
       allowedOrigins: address.allowedOrigins,
@@ -223,11 +241,21 @@ export class TetherServer {
       } finally {
         this.http.closeAllConnections();
         await stopped;
+        this.feed.close();
         await this.registry.close();
         await this.endpoint.close();
       }
     })();
     return this.closing;
+  }
+
+  /** The origins a browser gives this server's own pages (the dashboard's cancel must come from one). */
+  private ownOrigins(): Set<string> {
+    const url = this.boundUrl;
+    if (!url) return new Set();
+    const { port } = new URL(url);
+    const names = [...this.guards.allowedHosts].map((name) => `http://${name.includes(':') && !name.startsWith('[') ? `[${name}]` : name}:${port}`);
+    return new Set([new URL(url).origin, ...names]);
   }
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -237,9 +265,13 @@ export class TetherServer {
     }
     try {
       const preflight = isPreflight(req);
-      const refusal = checkRequest(req, this.guards, { preflight });
+      const target = requestTarget(req.url);
+      // The dashboard's page and its logged-in requests carry no bearer token (a browser cannot
+      // send it, and the page must never hold it): Host and Origin are checked all the same.
+      const bearer = !(target && DashboardRoutes.isPublic(target.pathname, req.method));
+      const refusal = checkRequest(req, this.guards, { preflight, bearer });
       // The token checked: the connection is an agent's, and no longer timed or capped.
-      if (!refusal && !preflight) this.pendingConnections.authenticated(req.socket);
+      if (!refusal && !preflight && bearer) this.pendingConnections.authenticated(req.socket);
       // A page at an allowed origin may read the answer, a refusal included (a 401 says what to send).
       const { origin } = req.headers;
       if (origin !== undefined && originAllowed(origin, this.guards.allowedOrigins)) allowOrigin(res, origin);
@@ -263,8 +295,9 @@ export class TetherServer {
         });
         return;
       }
-      const path = requestTarget(req.url)?.pathname; // a valid URL: the guards checked it
+      const path = target?.pathname; // a valid URL: the guards checked it
       if (path === '/mcp') return await this.endpoint.handle(req, res);
+      if (target && (await this.dashboard.handle(req, res, target, bearer))) return;
       if (path === '/healthz' && req.method === 'GET') return sendHealth(res, this.fronts.all(), this.sessionCounts());
       if (path === '/status' && req.method === 'GET') return sendServeStatus(res, serveStatus(this.fronts.all(), this.sessionCounts()));
       if (path === '/metrics' && req.method === 'GET') {
@@ -274,7 +307,7 @@ export class TetherServer {
         return;
       }
       res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: 'NOT_FOUND', message: 'Tether serves /mcp, /healthz, /status and /metrics.' }));
+      res.end(JSON.stringify({ error: 'NOT_FOUND', message: 'Tether serves /mcp, /healthz, /status, /metrics and its dashboard at /.' }));
     } catch (error) {
       this.options.logger.error({ err: error }, 'request failed');
       sendJsonRpcError(res, 500, -32603, `Internal error: ${(error as Error).message}`);

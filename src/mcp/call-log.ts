@@ -34,20 +34,31 @@ export interface CallLogLine extends CallLogFields {
   pid?: number;
 }
 
-/** The outcome a host error code stands for. */
+/** Codes that mean the call never reached a tool: no editor, no connection, shutting down. */
+const NOT_REACHED = new Set(['HOST_NOT_FOUND', 'HOST_AMBIGUOUS', 'HOST_UNAVAILABLE', 'HOST_UNVERIFIED', 'CONNECTION_CLOSED', 'UNAUTHORIZED', 'UNSUPPORTED_VERSION', 'UNKNOWN_TOOL', 'INVALID_PARAMS']);
+
+/**
+ * The outcome an error code stands for: cancelled, unknown (it may have run), failed (it
+ * never reached a tool), or else the tool's own failure (NOT_FOUND, INVALID_ARGUMENTS, …).
+ */
 export function outcomeOfCode(code: string | undefined): CallOutcome {
-  switch (code) {
-    case undefined:
-      return 'success';
-    case 'TOOL_FAILED':
-      return 'tool_error';
-    case 'CANCELLED':
-    case 'DEADLINE_EXCEEDED':
-      return 'cancelled';
-    case 'OUTCOME_UNKNOWN':
-    case 'EVICTED':
-      return 'unknown';
-    default:
-      return 'failed';
+  if (code === undefined) return 'success';
+  if (code === 'CANCELLED' || code === 'DEADLINE_EXCEEDED') return 'cancelled';
+  if (code === 'OUTCOME_UNKNOWN' || code === 'EVICTED') return 'unknown';
+  return NOT_REACHED.has(code) ? 'failed' : 'tool_error';
+}
+
+/**
+ * The size of a result's content as the agent receives it: its texts and its base64 data,
+ * counted without serializing anything (a 50 MB result is not copied again to be measured).
+ */
+export function contentBytes(result: { content?: unknown } | undefined): number | undefined {
+  if (!result || !Array.isArray(result.content)) return undefined;
+  let bytes = 0;
+  for (const item of result.content as Array<{ text?: unknown; data?: unknown; resource?: { text?: unknown; blob?: unknown } }>) {
+    if (typeof item.text === 'string') bytes += item.text.length;
+    else if (typeof item.data === 'string') bytes += item.data.length;
+    else if (item.resource) bytes += typeof item.resource.text === 'string' ? item.resource.text.length : typeof item.resource.blob === 'string' ? item.resource.blob.length : 0;
   }
+  return bytes;
 }

@@ -8,6 +8,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { METHODS, TetherError, type Agent, type ToolDescriptor } from '../protocol/index.js';
 import { runHostCall, type HostCallOptions } from '../link/host-call.js';
 import type { CallListener, HostLink } from '../link/host-link.js';
+import type { Logger } from 'pino';
+import { CALL_LOG_MESSAGE, contentBytes, outcomeOfCode, type CallLogFields } from './call-log.js';
 import { callIdForKey, type CallRequestOptions } from './request-meta.js';
 import { isRerunnable } from './tool-results.js';
 
@@ -33,6 +35,8 @@ export interface CallsInFlightOptions {
   keepLiftedStrings: boolean;
   /** Told about every finished call (for metrics). */
   onCallFinished?(tool: string, outcome: 'ok' | 'error', seconds: number): void;
+  /** Where each finished call gets its line (call-log.ts; `tether logs` reads them). */
+  log?: Logger;
 }
 
 export class CallsInFlight {
@@ -67,6 +71,7 @@ export class CallsInFlight {
       },
     };
     let outcome: 'ok' | 'error' = 'error';
+    let logged: Pick<CallLogFields, 'outcome' | 'code' | 'bytes'> = { outcome: 'failed' };
     // Written out, not spread: it carries the AbortSignal (see tool-call.ts).
     const params = {
       callId,
@@ -87,13 +92,19 @@ export class CallsInFlight {
     try {
       const result = await running;
       if (!result.result.isError) outcome = 'ok';
+      logged = { outcome: result.result.isError ? 'tool_error' : 'success', bytes: contentBytes(result.result) };
       return result;
     } catch (error) {
+      const code = TetherError.from(error).code;
+      logged = { outcome: outcomeOfCode(code), code };
       throw options.idempotencyKey ? inTermsOfKey(error, options.idempotencyKey) : error;
     } finally {
       this.running.delete(running);
       this.pending.delete(callId);
-      this.options.onCallFinished?.(tool.name, outcome, (Date.now() - pending.startedAt) / 1000);
+      const durationMs = Date.now() - pending.startedAt;
+      this.options.onCallFinished?.(tool.name, outcome, durationMs / 1000);
+      const agent = options.agent ? `${options.agent.name}${options.agent.version ? ` ${options.agent.version}` : ''}` : undefined;
+      this.options.log?.info({ callId, tool: tool.name, ...(agent ? { agent } : {}), durationMs, ...logged } satisfies CallLogFields, CALL_LOG_MESSAGE);
     }
   }
 

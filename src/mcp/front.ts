@@ -100,7 +100,7 @@ export class Front {
       recordsDir: join(home, 'hosts'),
     });
     this.subscriptions = new ResourceSubscriptions(this.link, this.waitMs);
-    this.calls = new CallsInFlight(this.link, { waitMs: this.waitMs, keepLiftedStrings: options.liftLongStrings === true, onCallFinished: options.onCallFinished });
+    this.calls = new CallsInFlight(this.link, { waitMs: this.waitMs, keepLiftedStrings: options.liftLongStrings === true, onCallFinished: options.onCallFinished, ...(log ? { log } : {}) });
     this.catalog = new HostCatalog(
       this.link,
       join(home, 'cache', 'tools'),

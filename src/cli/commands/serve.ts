@@ -1,4 +1,5 @@
 /** `tether serve`: MCP over Streamable HTTP for many agents, until signalled. */
+import { join } from 'node:path';
 import { tetherHome } from '../../discovery/tether-home.js';
 import { tokenPath } from '../../http/serve-state.js';
 import { TetherServer, type TetherServerOptions } from '../../http/tether-server.js';
@@ -6,6 +7,7 @@ import { TetherError } from '../../protocol/index.js';
 import { ExitError } from '../exit-error.js';
 import { createLogger, outputFormat } from '../logger.js';
 import { servedProjectFolder } from '../project-folder.js';
+import { packageRoot } from '../package-root.js';
 import { onShutdownSignal } from '../shutdown.js';
 
 export interface ServeCommandOptions {
@@ -55,6 +57,7 @@ export async function run(options: ServeCommandOptions): Promise<TetherServer> {
     server = new TetherServer({
       logger,
       pools,
+      dashboardAssets: join(packageRoot(), 'dist', 'web', 'dashboard'),
       ...definedOnly({
         port: options.port,
         host: options.host,

@@ -6,7 +6,9 @@ import { cpSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tetherHome } from '../../discovery/tether-home.js';
 import { serveStatePath, tokenPath } from '../../http/serve-state.js';
+import { TetherError } from '../../protocol/index.js';
 import { connectLines } from '../clients/connect-lines.js';
+import { requestLoginLink } from '../status/dashboard-link.js';
 import { run as runSandbox } from './sandbox.js';
 import { packageRoot } from '../package-root.js';
 import { run as runServe } from './serve.js';
@@ -42,7 +44,17 @@ export async function run(options: { project?: string; buildSeconds?: number; po
       '',
     ].join('\n');
   process.stdout.write(banner());
-  if (again) process.stdin.on('data', () => process.stdout.write(banner()));
+  process.stdout.write(`${await dashboardLine()}\n`);
+  if (again) process.stdin.on('data', () => void dashboardLine().then((line) => process.stdout.write(`${banner()}${line}\n`)));
+}
+
+/** A fresh one-time login link to the dashboard each time it is shown (a link works once). */
+async function dashboardLine(): Promise<string> {
+  try {
+    return `Dashboard (one-time link, two minutes; \`tether status --open\` gives another): ${await requestLoginLink(tetherHome())}`;
+  } catch (error) {
+    return `Dashboard: not available (${TetherError.from(error).message})`;
+  }
 }
 
 /** The sample project is copied once, so running it never edits the repository. */

@@ -5,7 +5,9 @@
  * be read, 1 when an editor (or tether serve) did not answer; the rest is printed either way.
  */
 import { tetherHome } from '../../discovery/tether-home.js';
+import { TetherError } from '../../protocol/index.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import { openInBrowser, requestLoginLink } from '../status/dashboard-link.js';
 import { gatherStatus, readEverything } from '../status/gather.js';
 import { renderStatus } from '../status/view.js';
 
@@ -15,10 +17,15 @@ export interface StatusCommandOptions {
   /** Redraw every `intervalMs` (1 s) until Ctrl-C. */
   watch?: boolean;
   intervalMs?: number;
+  /** Print (and open in the browser) a one-time login link to tether serve's dashboard. */
+  open?: boolean;
+  /** `--no-browser` (false): with --open, print the link without starting a browser (tests, ssh sessions). */
+  browser?: boolean;
 }
 
 export async function run(options: StatusCommandOptions): Promise<number> {
   const home = tetherHome();
+  if (options.open) return openDashboard(home, options.browser === false);
   if (!options.watch) return show(home, options, false);
   let stopped = false;
   let wake: () => void = () => undefined;
@@ -53,4 +60,17 @@ async function show(home: string, options: StatusCommandOptions, redraw: boolean
     process.stdout.write(`${clear}${renderStatus(report)}${redraw ? `\n(every ${((options.intervalMs ?? 1_000) / 1000).toString()} s; Ctrl-C to stop)\n` : ''}`);
   }
   return readEverything(report) ? EXIT_CODES.ok : EXIT_CODES.failed;
+}
+
+/** `--open`: the dashboard's one-time login link, printed and opened. */
+async function openDashboard(home: string, noBrowser: boolean): Promise<number> {
+  try {
+    const url = await requestLoginLink(home);
+    process.stdout.write(`Dashboard (this link works once, for two minutes): ${url}\n`);
+    if (!noBrowser) openInBrowser(url);
+    return EXIT_CODES.ok;
+  } catch (error) {
+    process.stderr.write(`${TetherError.from(error).message}\n`);
+    return EXIT_CODES.failed;
+  }
 }
