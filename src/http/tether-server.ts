@@ -165,7 +165,11 @@ export class TetherServer {
     this.feed = new DashboardFeed({
       recordsDir: hostsDir(this.home),
       logsDir: join(this.home, 'logs'),
-      httpAgents: () => this.fronts.all().flatMap((front) => front.status().agents.map((agent) => ({ ...agent, since: 0, pool: 'http' }))),
+      httpAgents: () =>
+        this.fronts.all().flatMap((front) => {
+          const { project, agents } = front.status();
+          return agents.map((agent) => ({ ...agent, ...(project ? { project } : {}) }));
+        }),
     });
     this.dashboard = new DashboardRoutes({
       assetsDir: options.dashboardAssets ?? join(this.home, 'no-dashboard-build'),

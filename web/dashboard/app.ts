@@ -155,14 +155,18 @@ function confirmCancel(button: HTMLElement, project: string, call: HostStatusCal
 function drawAgents(snapshot: DashboardSnapshot): void {
   const counts = new Map<string, number>();
   for (const call of snapshot.recent) counts.set(call.agent ?? 'unnamed agent', (counts.get(call.agent ?? 'unnamed agent') ?? 0) + 1);
+  // tether serve's own link stands for its HTTP agents, which are listed one by one below.
   const rows = snapshot.editors.flatMap((editor) =>
-    (editor.status?.connections ?? []).map((connection) => {
-      const name = agentName(connection.client);
-      const via = connection.client.name === 'tether-serve' ? 'tether serve' : 'stdio';
-      return el('tr', {}, el('td', {}, name), el('td', {}, via), el('td', {}, projectName(editor.project)), el('td', {}, clock(connection.since)), el('td', {}, String(counts.get(name) ?? 0)));
-    }),
+    (editor.status?.connections ?? [])
+      .filter((connection) => connection.client.name !== 'tether-serve')
+      .map((connection) => {
+        const name = agentName(connection.client);
+        return el('tr', {}, el('td', {}, name), el('td', {}, 'tether mcp (stdio)'), el('td', {}, projectName(editor.project)), el('td', {}, clock(connection.since)), el('td', {}, String(counts.get(name) ?? 0)));
+      }),
   );
-  const http = snapshot.httpAgents.map((agent) => el('tr', {}, el('td', {}, agentName(agent)), el('td', {}, `HTTP (${agent.pool})`), el('td', {}, '—'), el('td', {}, clock(agent.since)), el('td', {}, String(counts.get(agentName(agent)) ?? 0))));
+  const http = snapshot.httpAgents.map((agent) =>
+    el('tr', {}, el('td', {}, agentName(agent)), el('td', {}, 'tether serve (HTTP)'), el('td', {}, agent.project ? projectName(agent.project) : '—'), el('td', {}, '—'), el('td', {}, String(counts.get(agentName(agent)) ?? 0))),
+  );
   fillTable('agents', [...rows, ...http], 'No agent attached.', 5);
 }
 

@@ -18,9 +18,9 @@ const BUCKET_MS = 5_000;
 const BUCKETS = 120;
 const MIN_SEND_INTERVAL_MS = 250;
 
+/** An MCP client of one of this server's sessions, and the project its session serves. */
 export interface HttpAgent extends Agent {
-  since: number;
-  pool: string;
+  project?: string;
 }
 
 export interface RateBucket {
