@@ -14,7 +14,7 @@ import { createMcpServer } from '../mcp/mcp-server.js';
 import { sessionGone, type EndedSessions } from './ended-sessions.js';
 import type { FrontPool } from './front-pool.js';
 import { HttpSession, SessionWakeError, type HttpSessionDeps, type PoolName } from './http-session.js';
-import { refuseFullPool, refuseOverShare, refuseSessionless, sendJsonRpcError } from './mcp-replies.js';
+import { refuseFullPool, refuseOverShare, refuseSessionless, sendJsonRpcError, sendRegisteredError } from './mcp-replies.js';
 import { PROTOCOL_VERSION_HEADER, SESSION_METHODS, callsIn, clientOf, header, isHandshakeOnly, isInitialize, needsSession, readJson, type ClientIdentity } from './mcp-requests.js';
 import type { MemoryReclaimer } from './memory-reclaimer.js';
 import { PoolFullError, type SessionRegistry } from './session-registry.js';
@@ -135,7 +135,8 @@ export class McpEndpoint {
     // Unknown (or ended) session: 404, so the client knows to initialize again, and why if known.
     if (!session) {
       const { message, data } = sessionGone(id, this.deps.ended.endOf(id));
-      return sendJsonRpcError(res, 404, -32001, message, data);
+      const { code, ...rest } = data as { code: 'SESSION_NOT_FOUND' | 'SESSION_ENDED' };
+      return sendRegisteredError(res, code, message, rest);
     }
     // A session with a call in flight is pinned: never evicted while the call runs. This pin
     // covers the HTTP exchange (waking included); the session pins itself for as long as a
@@ -154,7 +155,7 @@ export class McpEndpoint {
       if (!(error instanceof SessionWakeError)) throw error;
       this.deps.logger.warn({ id, err: error }, 'a dormant session could not be woken; ending it');
       void this.deps.registry.delete(id, 'deleted');
-      sendJsonRpcError(res, 404, -32001, `Session "${id}" could not be restored after it slept (${error.message}); initialize a new one.`);
+      sendRegisteredError(res, 'SESSION_ENDED', `Session "${id}" could not be restored after it slept (${error.message}); initialize a new one.`, { reason: 'deleted' });
     }
   }
 

@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
-import { isObject } from '../protocol/index.js';
+import { ERROR_REGISTRY, isObject } from '../protocol/index.js';
 
 export function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
@@ -82,7 +82,7 @@ export async function readJson(req: IncomingMessage, maxBytes: number): Promise<
     size += chunk.length;
     if (size > maxBytes) {
       req.resume();
-      return { ok: false, status: 413, code: -32600, message: `Request bodies are limited to ${maxBytes} bytes.` };
+      return { ok: false, status: 413, code: ERROR_REGISTRY.BODY_TOO_LARGE.rpc, message: `Request bodies are limited to ${maxBytes} bytes.` };
     }
     chunks.push(chunk);
   }

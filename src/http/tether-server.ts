@@ -15,7 +15,7 @@ import { EndedSessions } from './ended-sessions.js';
 import { FrontPool } from './front-pool.js';
 import type { HttpSession, PoolName } from './http-session.js';
 import { McpEndpoint } from './mcp-endpoint.js';
-import { sendJsonRpcError } from './mcp-replies.js';
+import { sendJsonRpcError, sendRegisteredError } from './mcp-replies.js';
 import { MemoryReclaimer } from './memory-reclaimer.js';
 import { PendingConnections, type ShedReason } from './pending-connections.js';
 import { ServeMetrics } from './metrics.js';
@@ -294,7 +294,7 @@ export class TetherServer {
       }
       // After the guards: a stranger learns nothing, not even that a Tether is stopping here.
       if (this.closing) {
-        sendJsonRpcError(res, 503, -32000, 'tether serve is shutting down; send this again once it is back (the client configuration stays valid).', { code: 'SHUTTING_DOWN' }, {
+        sendRegisteredError(res, 'SHUTTING_DOWN', 'tether serve is shutting down; send this again once it is back (the client configuration stays valid).', {}, {
           connection: 'close',
         });
         return;
