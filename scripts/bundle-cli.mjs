@@ -52,5 +52,15 @@ await build({
 // policy lets it load nothing else.
 const dashboard = 'dist/web/dashboard';
 rmSync(dashboard, { recursive: true, force: true });
-await build({ entryPoints: { app: 'web/dashboard/app.ts' }, outdir: dashboard, bundle: true, platform: 'browser', format: 'esm', target: 'es2022', minify: true, sourcemap: false, logLevel: 'warning' });
+await build({
+  entryPoints: { app: 'web/dashboard/app.ts' },
+  outdir: dashboard,
+  bundle: true,
+  platform: 'browser',
+  format: 'esm',
+  target: 'es2022',
+  minify: true,
+  sourcemap: false,
+  logLevel: 'warning',
+});
 for (const file of ['index.html', 'app.css']) cpSync(`web/dashboard/${file}`, `${dashboard}/${file}`);

@@ -24,7 +24,13 @@ const host = new Host({
   advertise: false,
   ...(budget ? { readOnlyBudgetBytes: Number(budget) } : {}),
 });
-host.tool({ name: 'echo', description: 'echo', input: { type: 'object', properties: { text: { type: 'string' } } }, annotations: { readOnlyHint: true }, handler: (args) => String((args as { text?: unknown }).text) });
+host.tool({
+  name: 'echo',
+  description: 'echo',
+  input: { type: 'object', properties: { text: { type: 'string' } } },
+  annotations: { readOnlyHint: true },
+  handler: (args) => String((args as { text?: unknown }).text),
+});
 const { port } = await host.start();
 const { rpc } = await connectToHost({ port, token: host.token });
 const windows: number[] = [];

@@ -56,9 +56,7 @@ export function answerTool(name: string, args: Record<string, unknown>): { conte
 
 /** The MCP tool result for a payload, exactly as the host's handler returns it. */
 export function payloadResult(kind: PayloadKind, mb: number): { content: Array<Record<string, string>> } {
-  return kind === 'png'
-    ? { content: [{ type: 'image', data: pngPayload(mb), mimeType: 'image/png' }] }
-    : { content: [{ type: 'text', text: textPayload(mb) }] };
+  return kind === 'png' ? { content: [{ type: 'image', data: pngPayload(mb), mimeType: 'image/png' }] } : { content: [{ type: 'text', text: textPayload(mb) }] };
 }
 
 /** Both bench servers (the Tether host and the SDK floor) advertise these two tools. */

@@ -51,7 +51,11 @@ export function summarize(path: string, top = 25): string {
   const pct = (micros: number): string => `${((100 * micros) / busy).toFixed(1).padStart(5)}%`;
   const lines = [`${path.split('/').slice(-1)[0]}: ${(total / 1000).toFixed(0)} ms profiled, ${(busy / 1000).toFixed(0)} ms busy (percentages of busy time)`];
   lines.push('  by module group:');
-  for (const [name, micros] of [...byGroup].filter(([n]) => n !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, 12)) lines.push(`    ${pct(micros)}  ${name}`);
+  for (const [name, micros] of [...byGroup]
+    .filter(([n]) => n !== '(idle)')
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 12))
+    lines.push(`    ${pct(micros)}  ${name}`);
   // Inclusive time of Tether's own functions (self plus everything they called).
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
@@ -70,7 +74,10 @@ export function summarize(path: string, top = 25): string {
   lines.push("  Tether's functions, inclusive time:");
   for (const [name, micros] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`    ${pct(micros)}  ${name}`);
   lines.push('  by function (self time):');
-  for (const [name, micros] of [...byFunction].filter(([n]) => n !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`    ${pct(micros)}  ${name}`);
+  for (const [name, micros] of [...byFunction]
+    .filter(([n]) => n !== '(idle)')
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top))
+    lines.push(`    ${pct(micros)}  ${name}`);
   return lines.join('\n');
 }
-

@@ -96,7 +96,12 @@ export class RawHttpSession {
   }
 
   async initialize(): Promise<this> {
-    const init = await this.post({ jsonrpc: '2.0', id: this.nextId++, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench-raw-http', version: '1' } } });
+    const init = await this.post({
+      jsonrpc: '2.0',
+      id: this.nextId++,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench-raw-http', version: '1' } },
+    });
     const id = init.headers['mcp-session-id'];
     if (init.status !== 200 || typeof id !== 'string') throw new Error(`initialize failed: HTTP ${init.status} ${init.text.slice(0, 200)}`);
     this.headers = { ...this.headers, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' };

@@ -97,9 +97,29 @@ export async function run(ctx: Context): Promise<Entry[]> {
     importMsInFreshProcess: imports,
   };
   return [
-    entry({ name: 'cold start p50: spawn tether mcp → first tools/list answered, tool cache present (vs SDK floor server)', metric: 'cold_start_p50', value: median(cached), unit: 'ms', floor: median(floor), goal: { on: 'value', op: '<=', target: 150 } }),
-    entry({ name: 'cold start p50 without the tool cache (vs SDK floor server)', metric: 'cold_start_p50', value: median(noToolCache), unit: 'ms', floor: median(floor), goal: { on: 'value', op: '<=', target: 150 } }),
-    entry({ name: 'cold start p50, first run after an install: no tool cache, no code cache (reference; vs SDK floor server)', metric: 'cold_start_p50', value: median(firstRun), unit: 'ms', floor: median(floor) }),
+    entry({
+      name: 'cold start p50: spawn tether mcp → first tools/list answered, tool cache present (vs SDK floor server)',
+      metric: 'cold_start_p50',
+      value: median(cached),
+      unit: 'ms',
+      floor: median(floor),
+      goal: { on: 'value', op: '<=', target: 150 },
+    }),
+    entry({
+      name: 'cold start p50 without the tool cache (vs SDK floor server)',
+      metric: 'cold_start_p50',
+      value: median(noToolCache),
+      unit: 'ms',
+      floor: median(floor),
+      goal: { on: 'value', op: '<=', target: 150 },
+    }),
+    entry({
+      name: 'cold start p50, first run after an install: no tool cache, no code cache (reference; vs SDK floor server)',
+      metric: 'cold_start_p50',
+      value: median(firstRun),
+      unit: 'ms',
+      floor: median(floor),
+    }),
     entry({ name: 'SDK floor server cold start p50 (vs node -e 0 spawn → exit)', metric: 'cold_start_p50', value: median(floor), unit: 'ms', floor: median(nodeOnly) }),
   ];
 }

@@ -34,7 +34,10 @@ export async function measureInterleaved(targets: Target[], rounds: number, perR
   return samples;
 }
 
-const echo = (client: Client): (() => Promise<unknown>) => () => call(client, 'echo', { text: 'ping' });
+const echo =
+  (client: Client): (() => Promise<unknown>) =>
+  () =>
+    call(client, 'echo', { text: 'ping' });
 
 export async function run(ctx: Context): Promise<Entry[]> {
   const ws = createWorkspace();
@@ -171,8 +174,24 @@ export async function run(ctx: Context): Promise<Entry[]> {
     }),
   );
   entries.push(entry({ name: `HTTP latency p50 (${hop}; vs SDK floor HTTP server)`, metric: 'latency_p50', value: p('relay-http', 50), unit: 'ms', floor: p('sdk-http', 50) }));
-  entries.push(entry({ name: 'HTTP latency p50 with a lean node:http client (SDK relay floor vs SDK floor HTTP server)', metric: 'latency_p50', value: p('relay-http-raw-client', 50), unit: 'ms', floor: p('sdk-http-raw-client', 50) }));
-  entries.push(entry({ name: 'HTTP latency p50 with a lean node:http client (tether serve vs SDK relay floor)', metric: 'latency_p50', value: p('tether-http-raw-client', 50), unit: 'ms', floor: p('relay-http-raw-client', 50) }));
+  entries.push(
+    entry({
+      name: 'HTTP latency p50 with a lean node:http client (SDK relay floor vs SDK floor HTTP server)',
+      metric: 'latency_p50',
+      value: p('relay-http-raw-client', 50),
+      unit: 'ms',
+      floor: p('sdk-http-raw-client', 50),
+    }),
+  );
+  entries.push(
+    entry({
+      name: 'HTTP latency p50 with a lean node:http client (tether serve vs SDK relay floor)',
+      metric: 'latency_p50',
+      value: p('tether-http-raw-client', 50),
+      unit: 'ms',
+      floor: p('relay-http-raw-client', 50),
+    }),
+  );
   if (sandboxP50 !== null) {
     entries.push(entry({ name: 'sandbox read_console latency p50 via tether mcp (reference; vs SDK floor)', metric: 'latency_p50', value: sandboxP50, unit: 'ms', floor: p('sdk-stdio', 50) }));
   }

@@ -100,17 +100,61 @@ export async function run(ctx: Context): Promise<Entry[]> {
   ctx.diagnostics.memory = {
     idleTetherMcpMiB: tetherIdle.map((v) => round(v, 1)),
     idleSdkFloorMiB: floorIdle.map((v) => round(v, 1)),
-    tetherServe: { dormantAfterMs: dormantMs, perSessionKB: round(tether.kb, 1), freshPerSessionKB: round(tether.freshKb, 1), rssBeforeMiB: round(tether.beforeMiB, 1), rssAfterMiB: round(tether.afterMiB, 1), secondsToOpen: round(tether.seconds, 2) },
-    tetherServeAwake: { perSessionKB: round(awake.kb, 1), freshPerSessionKB: round(awake.freshKb, 1), rssBeforeMiB: round(awake.beforeMiB, 1), rssAfterMiB: round(awake.afterMiB, 1), secondsToOpen: round(awake.seconds, 2) },
-    sdkFloorHttp: { perSessionKB: round(floor.kb, 1), freshPerSessionKB: round(floor.freshKb, 1), rssBeforeMiB: round(floor.beforeMiB, 1), rssAfterMiB: round(floor.afterMiB, 1), secondsToOpen: round(floor.seconds, 2) },
+    tetherServe: {
+      dormantAfterMs: dormantMs,
+      perSessionKB: round(tether.kb, 1),
+      freshPerSessionKB: round(tether.freshKb, 1),
+      rssBeforeMiB: round(tether.beforeMiB, 1),
+      rssAfterMiB: round(tether.afterMiB, 1),
+      secondsToOpen: round(tether.seconds, 2),
+    },
+    tetherServeAwake: {
+      perSessionKB: round(awake.kb, 1),
+      freshPerSessionKB: round(awake.freshKb, 1),
+      rssBeforeMiB: round(awake.beforeMiB, 1),
+      rssAfterMiB: round(awake.afterMiB, 1),
+      secondsToOpen: round(awake.seconds, 2),
+    },
+    sdkFloorHttp: {
+      perSessionKB: round(floor.kb, 1),
+      freshPerSessionKB: round(floor.freshKb, 1),
+      rssBeforeMiB: round(floor.beforeMiB, 1),
+      rssAfterMiB: round(floor.afterMiB, 1),
+      secondsToOpen: round(floor.seconds, 2),
+    },
     liveHeap: { asleep: liveAsleep, awake: liveAwake },
     note: `RSS read after ${settleMs} ms of settling; per session: ${SESSIONS} sessions opened on top of the first ${SESSIONS}; fresh: the first ${SESSIONS}. tether serve collects the memory of sleeping and ended sessions itself (src/http/memory-reclaimer.ts); nothing else forces a GC. Live heap: after two forced GCs, in a process running TetherServer itself.`,
   };
   return [
     entry({ name: 'idle tether mcp RSS (vs idle SDK floor server)', metric: 'rss_idle', value: median(tetherIdle), unit: 'MiB', floor: median(floorIdle) }),
-    entry({ name: `tether serve RSS per idle session from ${SESSIONS} to ${SESSIONS * 2} sessions, asleep (vs SDK floor HTTP server)`, metric: 'rss_per_session', value: tether.kb, unit: 'KiB', floor: floor.kb, goal: { on: 'value', op: '<=', target: 20 } }),
-    entry({ name: `tether serve RSS per idle session for the first ${SESSIONS} sessions of a fresh server, asleep (reference; vs SDK floor HTTP server)`, metric: 'rss_per_session', value: tether.freshKb, unit: 'KiB', floor: floor.freshKb }),
-    entry({ name: `tether serve RSS per session from ${SESSIONS} to ${SESSIONS * 2} sessions kept awake (reference; vs SDK floor HTTP server)`, metric: 'rss_per_session', value: awake.kb, unit: 'KiB', floor: floor.kb }),
-    entry({ name: `tether serve live JS heap per idle session after a forced GC, asleep (reference; vs kept awake)`, metric: 'heap_per_session', value: liveAsleep.liveKiBPerSession, unit: 'KiB', floor: liveAwake.liveKiBPerSession }),
+    entry({
+      name: `tether serve RSS per idle session from ${SESSIONS} to ${SESSIONS * 2} sessions, asleep (vs SDK floor HTTP server)`,
+      metric: 'rss_per_session',
+      value: tether.kb,
+      unit: 'KiB',
+      floor: floor.kb,
+      goal: { on: 'value', op: '<=', target: 20 },
+    }),
+    entry({
+      name: `tether serve RSS per idle session for the first ${SESSIONS} sessions of a fresh server, asleep (reference; vs SDK floor HTTP server)`,
+      metric: 'rss_per_session',
+      value: tether.freshKb,
+      unit: 'KiB',
+      floor: floor.freshKb,
+    }),
+    entry({
+      name: `tether serve RSS per session from ${SESSIONS} to ${SESSIONS * 2} sessions kept awake (reference; vs SDK floor HTTP server)`,
+      metric: 'rss_per_session',
+      value: awake.kb,
+      unit: 'KiB',
+      floor: floor.kb,
+    }),
+    entry({
+      name: `tether serve live JS heap per idle session after a forced GC, asleep (reference; vs kept awake)`,
+      metric: 'heap_per_session',
+      value: liveAsleep.liveKiBPerSession,
+      unit: 'KiB',
+      floor: liveAwake.liveKiBPerSession,
+    }),
   ];
 }

@@ -180,7 +180,15 @@ export async function run(ctx: Context): Promise<Entry[]> {
     const floor = await stringifyParse(ws.env, kind, mb, reps + 1);
     const wireMiB = round(kind === 'png' ? (Math.ceil((mb * MiB) / (1024 * 4 + 1)) * (1024 * 4 + 1) * 4) / 3 / MiB : mb, 1);
     const summary = (trial: Trial | undefined): unknown =>
-      trial && (trial.error ? { error: trial.error } : { ms: trial.ms.map((v) => round(v, 1)), serverIdleMiB: round(trial.idleMiB, 1), serverPeakMiB: round(trial.hwmMiB, 1), ...(trial.hostHwmMiB ? { hostPeakMiB: round(trial.hostHwmMiB, 1) } : {}) });
+      trial &&
+      (trial.error
+        ? { error: trial.error }
+        : {
+            ms: trial.ms.map((v) => round(v, 1)),
+            serverIdleMiB: round(trial.idleMiB, 1),
+            serverPeakMiB: round(trial.hwmMiB, 1),
+            ...(trial.hostHwmMiB ? { hostPeakMiB: round(trial.hostHwmMiB, 1) } : {}),
+          });
     details[label] = {
       wireMiB,
       tetherLinearReader: summary(linear),
@@ -207,14 +215,18 @@ export async function run(ctx: Context): Promise<Entry[]> {
       // bridge), serializes the message and writes it to the same pipe, and the same client
       // reads and parses it. What it takes beyond stringify + parse bounds any stdio server.
       const floorMs = median(floorLinear.ms);
-      entries.push(entry({ name: `payload ${label}: round trip, SDK floor server, no hop (bound; linear reader; vs stringify+parse)`, metric: 'round_trip', value: floorMs, unit: 'ms', floor: floor.ms }));
-      if (!linear.error) entries.push(entry({ name: `payload ${label}: round trip, tether mcp vs SDK floor server (linear reader)`, metric: 'round_trip', value: median(linear.ms), unit: 'ms', floor: floorMs }));
+      entries.push(
+        entry({ name: `payload ${label}: round trip, SDK floor server, no hop (bound; linear reader; vs stringify+parse)`, metric: 'round_trip', value: floorMs, unit: 'ms', floor: floor.ms }),
+      );
+      if (!linear.error)
+        entries.push(entry({ name: `payload ${label}: round trip, tether mcp vs SDK floor server (linear reader)`, metric: 'round_trip', value: median(linear.ms), unit: 'ms', floor: floorMs }));
     }
     if (!relay.error) {
       const relayMs = median(relay.ms);
       // A reference, not a floor: Tether passes large strings through, so it beats the relay.
       entries.push(entry({ name: `payload ${label}: round trip, SDK relay (reference; linear reader; vs stringify+parse)`, metric: 'round_trip', value: relayMs, unit: 'ms', floor: floor.ms }));
-      if (!linear.error) entries.push(entry({ name: `payload ${label}: round trip, tether mcp vs SDK relay (linear reader)`, metric: 'round_trip', value: median(linear.ms), unit: 'ms', floor: relayMs }));
+      if (!linear.error)
+        entries.push(entry({ name: `payload ${label}: round trip, tether mcp vs SDK relay (linear reader)`, metric: 'round_trip', value: median(linear.ms), unit: 'ms', floor: relayMs }));
     }
     if (sdk && !sdk.error && floorSdk && !floorSdk.error) {
       entries.push(

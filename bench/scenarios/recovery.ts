@@ -131,10 +131,24 @@ export async function run(ctx: Context): Promise<Entry[]> {
     note: 'Log times are pino epoch ms (1 ms resolution); record times are sub-ms wall clock from the host process.',
   };
   return [
-    entry({ name: "recovery p50: replacement host's record written → first successful call (vs TCP connect)", metric: 'recovery_p50', value: median(recoveries), unit: 'ms', floor: median(tcp), goal: { on: 'value', op: '<=', target: 100 } }),
+    entry({
+      name: "recovery p50: replacement host's record written → first successful call (vs TCP connect)",
+      metric: 'recovery_p50',
+      value: median(recoveries),
+      unit: 'ms',
+      floor: median(tcp),
+      goal: { on: 'value', op: '<=', target: 100 },
+    }),
     entry({ name: 'recovery max (vs TCP connect)', metric: 'recovery_max', value: percentile(recoveries, 100), unit: 'ms', floor: median(tcp), goal: { on: 'value', op: '<=', target: 100 } }),
     entry({ name: 'dead-host detection p50: SIGSTOP → link "lost"', metric: 'detection_p50', value: median(detections), unit: 'ms', floor: null, goal: { on: 'value', op: '<=', target: 2000 } }),
-    entry({ name: 'dead-host detection max: SIGSTOP → link "lost"', metric: 'detection_max', value: percentile(detections, 100), unit: 'ms', floor: null, goal: { on: 'value', op: '<=', target: 2000 } }),
+    entry({
+      name: 'dead-host detection max: SIGSTOP → link "lost"',
+      metric: 'detection_max',
+      value: percentile(detections, 100),
+      unit: 'ms',
+      floor: null,
+      goal: { on: 'value', op: '<=', target: 2000 },
+    }),
     entry({ name: 'crashed-host detection p50: SIGKILL → link "lost" (reference)', metric: 'crash_detection_p50', value: median(killDetections), unit: 'ms', floor: null }),
   ];
 }

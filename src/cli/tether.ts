@@ -44,7 +44,10 @@ function logLevelOption(where = 'stderr and $TETHER_HOME/logs/'): Option {
 
 /** What the terminal gets: readable lines for a person, JSON lines for a script (the log file always gets JSON). */
 function logFormatOption(): Option {
-  return new Option('--log-format <format>', 'log (and ready) lines on stderr/stdout as JSON or readable text (env TETHER_LOG_FORMAT; default: pretty on a terminal, json otherwise)').choices(['json', 'pretty']);
+  return new Option('--log-format <format>', 'log (and ready) lines on stderr/stdout as JSON or readable text (env TETHER_LOG_FORMAT; default: pretty on a terminal, json otherwise)').choices([
+    'json',
+    'pretty',
+  ]);
 }
 
 /** A repeatable option's values, in the order given. */
@@ -61,10 +64,18 @@ const program = new Command()
   .exitOverride()
   .addHelpText(
     'after',
-    helpFooter(['npm start                                   # the sandbox editor, tether serve, and how to connect', 'tether tools --project DIR', 'tether call get_hierarchy depth=1 --project DIR', 'tether <command> --help                     # each command\'s options, examples and exit codes'], {
-      failed: 'a failed call or check, or no editor to reach',
-      outcomeUnknown: 'tether call: the outcome is unknown (the call may have taken effect)',
-    }),
+    helpFooter(
+      [
+        'npm start                                   # the sandbox editor, tether serve, and how to connect',
+        'tether tools --project DIR',
+        'tether call get_hierarchy depth=1 --project DIR',
+        "tether <command> --help                     # each command's options, examples and exit codes",
+      ],
+      {
+        failed: 'a failed call or check, or no editor to reach',
+        outcomeUnknown: 'tether call: the outcome is unknown (the call may have taken effect)',
+      },
+    ),
   );
 
 program
@@ -117,7 +128,9 @@ program
   .addOption(logFormatOption())
   .addHelpText(
     'after',
-    helpFooter(['tether mcp --project DIR       # as an MCP client runs it: stdout carries the protocol only', 'claude mcp add unity -- tether mcp --project DIR'], { ok: 'its client closed stdin, or a signal stopped it' }),
+    helpFooter(['tether mcp --project DIR       # as an MCP client runs it: stdout carries the protocol only', 'claude mcp add unity -- tether mcp --project DIR'], {
+      ok: 'its client closed stdin, or a signal stopped it',
+    }),
   )
   .action(async (options) => {
     const { run } = await import('./commands/mcp.js');
@@ -154,18 +167,21 @@ program
     'a connection must bring a request with the token within this long of opening, or it is closed; also the time any request has for its headers (default: 5000)',
     positive,
   )
-  .option(
-    '--max-unauthenticated-connections <n>',
-    'connections that have not yet brought a request with the token, held at once; past it the oldest are closed (default: 128)',
-    positive,
-  )
+  .option('--max-unauthenticated-connections <n>', 'connections that have not yet brought a request with the token, held at once; past it the oldest are closed (default: 128)', positive)
   .addOption(logLevelOption())
   .addOption(logFormatOption())
   .addHelpText(
     'after',
-    helpFooter(['tether serve --project DIR', 'tether serve --port 0 --log-format json      # prints {"event":"listening","url":...}', 'tether serve --host 0.0.0.0 --allow-remote --allowed-host build-box.local'], {
-      usage: 'bad usage, or the port is taken',
-    }),
+    helpFooter(
+      [
+        'tether serve --project DIR',
+        'tether serve --port 0 --log-format json      # prints {"event":"listening","url":...}',
+        'tether serve --host 0.0.0.0 --allow-remote --allowed-host build-box.local',
+      ],
+      {
+        usage: 'bad usage, or the port is taken',
+      },
+    ),
   )
   .action(async (options) => {
     const { run } = await import('./commands/serve.js');
@@ -208,11 +224,11 @@ program
 
 program
   .command('tools')
-  .description('List the editor\'s tools and the arguments each takes, as tether call wants them.')
+  .description("List the editor's tools and the arguments each takes, as tether call wants them.")
   .option('--project <dir>', 'the project whose editor to ask')
   .option('--json', 'print the tool descriptors as JSON')
   .option('--wait-ms <n>', 'how long to wait for an editor that is starting or reloading (default: 10000)', integer)
-  .addHelpText('after', helpFooter(['tether tools --project DIR', 'tether tools --json | jq -r \'.[].name\''], { failed: 'no editor answered within --wait-ms' }))
+  .addHelpText('after', helpFooter(['tether tools --project DIR', "tether tools --json | jq -r '.[].name'"], { failed: 'no editor answered within --wait-ms' }))
   .action(async (options) => {
     const { run } = await import('./commands/tools.js');
     await run(options);
@@ -230,13 +246,18 @@ program
 
 program
   .command('status')
-  .description('Show the editors running, who is attached to each, the calls in flight with their agent and progress, calls whose outcome is unknown, and tether serve\'s sessions.')
+  .description("Show the editors running, who is attached to each, the calls in flight with their agent and progress, calls whose outcome is unknown, and tether serve's sessions.")
   .option('--project <dir>', 'only the editor of this project')
   .option('--json', 'print the report as JSON (one line per redraw with --watch)')
   .option('--watch', 'redraw every second until Ctrl-C')
   .option('--open', "open tether serve's dashboard in the browser (prints a one-time login link)")
   .option('--no-browser', 'with --open: print the link only')
-  .addHelpText('after', helpFooter(['tether status', 'tether status --project DIR --watch', 'tether status --json | jq \'.editors[].calls\'', 'tether status --open'], { failed: 'an editor (or tether serve) did not answer (with --open: no tether serve to log in to); the rest is still printed' }))
+  .addHelpText(
+    'after',
+    helpFooter(['tether status', 'tether status --project DIR --watch', "tether status --json | jq '.editors[].calls'", 'tether status --open'], {
+      failed: 'an editor (or tether serve) did not answer (with --open: no tether serve to log in to); the rest is still printed',
+    }),
+  )
   .action(async (options) => {
     const { run } = await import('./commands/status.js');
     process.exitCode = await run(options);
@@ -275,7 +296,9 @@ program
 // `setup <target>`: one subcommand per editor and per MCP client to set up; alone, the clients found here.
 const setup = program
   .command('setup')
-  .description('Set Tether up for an editor (tether setup unity --project PATH) or an MCP client (tether setup claude-code); alone, list the MCP clients found here and which have Tether for the project in the working directory.')
+  .description(
+    'Set Tether up for an editor (tether setup unity --project PATH) or an MCP client (tether setup claude-code); alone, list the MCP clients found here and which have Tether for the project in the working directory.',
+  )
   // No options of its own: the program would give a subcommand's --project (setup unity --project) to it.
   .action(async () => {
     const { run } = await import('./commands/setup-client.js');
@@ -299,8 +322,8 @@ for (const client of CLIENTS) {
     .option('--project <dir>', 'the project whose editor the agent drives (default: the working directory)')
     .addOption(new Option('--scope <scope>', `where to write it (default: ${client.scopes[0]})`).choices([...client.scopes]))
     .option('--http', 'reach tether serve over HTTP (token from the TETHER_TOKEN variable) instead of starting tether mcp (stdio)')
-    .option('--url <url>', 'with --http: the endpoint (default: the running tether serve\'s, else http://127.0.0.1:7420/mcp)')
-    .option('--name <name>', 'the server\'s name in the client', 'tether')
+    .option('--url <url>', "with --http: the endpoint (default: the running tether serve's, else http://127.0.0.1:7420/mcp)")
+    .option('--name <name>', "the server's name in the client", 'tether')
     .option('--dry-run', 'print the change without writing it')
     .action(async (options) => {
       const { run } = await import('./commands/setup-client.js');
@@ -312,9 +335,9 @@ program
   .command('doctor')
   .description('Check that an MCP client reaches Tether: start what its configuration starts, as it would, and check each step.')
   .addOption(new Option('--client <name>', 'the client whose configuration to check (default: the command tether setup writes)').choices(CLIENTS.map((c) => c.id)))
-  .option('--scope <scope>', 'the configuration scope to read (default: the client\'s first)')
+  .option('--scope <scope>', "the configuration scope to read (default: the client's first)")
   .option('--project <dir>', 'the project (default: the working directory)')
-  .option('--name <name>', 'the server\'s name in the client', 'tether')
+  .option('--name <name>', "the server's name in the client", 'tether')
   .option('--json', 'print the checks as JSON')
   .option('--timeout-ms <n>', 'how long each step may take', positive)
   .action(async (options) => {

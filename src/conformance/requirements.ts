@@ -24,7 +24,10 @@ export const REQUIREMENTS = [
   { id: 'FR-5', text: 'A frame whose body is not JSON gets a PARSE_ERROR response and the connection keeps serving.' },
   { id: 'FR-6', text: 'A partial frame stalled for limits.frameTimeoutMs gets a FRAME_TIMEOUT error frame, then the connection closes.' },
   { id: 'FR-7', text: 'An idle connection (no partial frame) is never closed by the frame timeout.' },
-  { id: 'FR-8', text: 'A message nested deeper than the host parses (the reference: 64 levels) gets an INVALID_REQUEST response, under its id when the id comes before the first nested value, and the connection keeps serving.' },
+  {
+    id: 'FR-8',
+    text: 'A message nested deeper than the host parses (the reference: 64 levels) gets an INVALID_REQUEST response, under its id when the id comes before the first nested value, and the connection keeps serving.',
+  },
   { id: 'TL-1', text: 'tools/list returns descriptors with name, description and inputSchema; annotations and execution, which a host SHOULD send, are objects.' },
   { id: 'TL-2', text: 'A call to an unknown tool fails with UNKNOWN_TOOL.' },
   { id: 'TL-3', text: 'A call with invalid arguments fails with INVALID_ARGUMENTS naming the field (data.field).' },

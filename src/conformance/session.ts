@@ -4,16 +4,7 @@
  * notification with its arrival time, and checks the shape of what calls/* return.
  */
 import { connectToHost } from '../link/host-client.js';
-import {
-  CallStartResult,
-  CallStatus,
-  HostStatusResult,
-  METHODS,
-  type CallStartParams,
-  type HelloResult,
-  type RpcConnection,
-  type TetherError,
-} from '../protocol/index.js';
+import { CallStartResult, CallStatus, HostStatusResult, METHODS, type CallStartParams, type HelloResult, type RpcConnection, type TetherError } from '../protocol/index.js';
 import { show } from './assertions.js';
 import { CheckFailure } from './errors.js';
 import type { HostTarget } from './target.js';
@@ -22,16 +13,7 @@ import type { HostTarget } from './target.js';
 const REQUEST_TIMEOUT_MS = 5_000;
 
 /** What a host may tell a client unasked; each is recorded. */
-const NOTIFICATIONS = [
-  METHODS.callProgress,
-  METHODS.log,
-  METHODS.hostState,
-  METHODS.bye,
-  METHODS.toolsChanged,
-  METHODS.resourceUpdated,
-  METHODS.resourcesChanged,
-  METHODS.promptsChanged,
-] as const;
+const NOTIFICATIONS = [METHODS.callProgress, METHODS.log, METHODS.hostState, METHODS.bye, METHODS.toolsChanged, METHODS.resourceUpdated, METHODS.resourcesChanged, METHODS.promptsChanged] as const;
 
 export interface Notice {
   method: string;

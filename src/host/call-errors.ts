@@ -16,8 +16,7 @@ export const callErrors = {
       { callId },
     ),
 
-  unknown: (callId: string): TetherError =>
-    new TetherError('UNKNOWN_CALL', `The host has no record of call "${callId}" (never received, or expired after the retention).`, { callId }),
+  unknown: (callId: string): TetherError => new TetherError('UNKNOWN_CALL', `The host has no record of call "${callId}" (never received, or expired after the retention).`, { callId }),
 
   duplicate: (tool: string, callId: string, twin: { callId: string; state: string }): TetherError =>
     new TetherError(
@@ -66,14 +65,11 @@ export const callErrors = {
       shared: true,
     }),
 
-  cancelledQueued: (callId: string, reason: string): TetherError =>
-    new TetherError('CANCELLED', `Call "${callId}" was cancelled before it started: ${reason}`, { callId, started: false }),
+  cancelledQueued: (callId: string, reason: string): TetherError => new TetherError('CANCELLED', `Call "${callId}" was cancelled before it started: ${reason}`, { callId, started: false }),
 
-  cancelledRunning: (callId: string, reason: string): TetherError =>
-    new TetherError('CANCELLED', `Call "${callId}" was cancelled while running: ${reason}`, { callId, started: true }),
+  cancelledRunning: (callId: string, reason: string): TetherError => new TetherError('CANCELLED', `Call "${callId}" was cancelled while running: ${reason}`, { callId, started: true }),
 
-  everyRequesterWithdrew: (callId: string): TetherError =>
-    new TetherError('CANCELLED', `Call "${callId}" was cancelled before it started: every requester had cancelled.`, { callId, started: false }),
+  everyRequesterWithdrew: (callId: string): TetherError => new TetherError('CANCELLED', `Call "${callId}" was cancelled before it started: every requester had cancelled.`, { callId, started: false }),
 
   deadlineExceeded: (callId: string, tool: string, deadlineMs: number): TetherError =>
     new TetherError('DEADLINE_EXCEEDED', `"${tool}" ran past its ${deadlineMs} ms deadline and was cancelled. Raise the deadline for longer work.`, { callId, deadlineMs }),

@@ -9,16 +9,7 @@
  * (executor.ts), the runner of a tool (call-runner.ts), outcomes (call-outcomes.ts), the
  * requeue grace (requeue-grace.ts) and the heartbeat (heartbeat.ts).
  */
-import {
-  HOST_STATUS_MAX_ENTRIES,
-  TetherError,
-  type Abortable,
-  type CallStartParams,
-  type CallStartResult,
-  type CallStatus,
-  type DuplicatePolicy,
-  type ToolResult,
-} from '../protocol/index.js';
+import { HOST_STATUS_MAX_ENTRIES, TetherError, type Abortable, type CallStartParams, type CallStartResult, type CallStatus, type DuplicatePolicy, type ToolResult } from '../protocol/index.js';
 import type { CallJournal } from './call-journal.js';
 import { executionToShare, queuedEntry, readableArgumentsHash } from './call-admission.js';
 import { callErrors } from './call-errors.js';
@@ -69,7 +60,11 @@ export class CallManager {
       defaultDeadlineMs: options.defaultDeadlineMs,
       finish: (call, result, error) => this.finish(call, result, error),
     });
-    this.heartbeat = new HeartbeatTicker(options.heartbeatMs, () => this.executions, (call) => call.sendProgress(true));
+    this.heartbeat = new HeartbeatTicker(
+      options.heartbeatMs,
+      () => this.executions,
+      (call) => call.sendProgress(true),
+    );
   }
 
   /**

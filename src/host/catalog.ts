@@ -85,10 +85,12 @@ export class Catalog {
 /** Matches a level-1 RFC 6570 template ("scene://objects/{path}") against a URI. */
 export function matchTemplate(template: string, uri: string): Record<string, string> | undefined {
   const names: string[] = [];
-  const pattern = template.replace(/[.*+?^${}()|[\]\\]/g, (char) => `\\${char}`).replace(/\\\{(\w+)\\\}/g, (_match, name: string) => {
-    names.push(name);
-    return '([^?#]+)';
-  });
+  const pattern = template
+    .replace(/[.*+?^${}()|[\]\\]/g, (char) => `\\${char}`)
+    .replace(/\\\{(\w+)\\\}/g, (_match, name: string) => {
+      names.push(name);
+      return '([^?#]+)';
+    });
   const match = new RegExp(`^${pattern}$`).exec(uri);
   if (!match) return undefined;
   return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? '')]));

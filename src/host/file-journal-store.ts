@@ -45,7 +45,10 @@ export class FileJournalStore implements JournalStore {
     this.fs.closeSync(this.fs.openSync(this.path, 'a+', 0o600));
     const bytes = this.fs.readFileSync(this.path);
     const latest = new Map<string, JournalEntry>();
-    for (const line of bytes.subarray(0, bytes.lastIndexOf(NEWLINE) + 1).toString('utf8').split('\n')) {
+    for (const line of bytes
+      .subarray(0, bytes.lastIndexOf(NEWLINE) + 1)
+      .toString('utf8')
+      .split('\n')) {
       if (!line) continue;
       try {
         const entry = JSON.parse(line) as JournalEntry;
@@ -121,7 +124,7 @@ export class FileJournalStore implements JournalStore {
     if (this.fs.readSync(fd, last, 0, 1, size - 1) === 1 && last[0] === NEWLINE) return size;
     const window = Buffer.alloc(64 * 1024);
     let end = size;
-    for (let newline = -1; newline < 0 && end > 0; ) {
+    for (let newline = -1; newline < 0 && end > 0;) {
       const from = Math.max(0, end - window.length);
       newline = window.subarray(0, this.fs.readSync(fd, window, 0, end - from, from)).lastIndexOf(NEWLINE);
       end = newline >= 0 ? from + newline + 1 : from;
@@ -131,6 +134,6 @@ export class FileJournalStore implements JournalStore {
   }
 
   private writeAll(fd: number, bytes: Buffer): void {
-    for (let offset = 0; offset < bytes.length; ) offset += this.fs.writeSync(fd, bytes, offset, bytes.length - offset);
+    for (let offset = 0; offset < bytes.length;) offset += this.fs.writeSync(fd, bytes, offset, bytes.length - offset);
   }
 }

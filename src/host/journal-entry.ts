@@ -60,5 +60,4 @@ export function hashArguments(tool: string, args: unknown): string {
  * twice as much in isolation (1.7 against 0.9 us). Same digest either way, so journals written
  * before still match.
  */
-const sha256Hex: (text: string) => string =
-  typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text, 'hex') : (text) => crypto.createHash('sha256').update(text).digest('hex');
+const sha256Hex: (text: string) => string = typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text, 'hex') : (text) => crypto.createHash('sha256').update(text).digest('hex');

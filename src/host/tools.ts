@@ -69,9 +69,13 @@ export function cannotAdd(tool: string, problem: string): TetherError {
 }
 
 export function registerTool<Args>(definition: ToolDefinition<Args>): RegisteredTool {
-  for (const [which, schema] of [['input', definition.input], ['output', definition.output]] as const) {
+  for (const [which, schema] of [
+    ['input', definition.input],
+    ['output', definition.output],
+  ] as const) {
     // It would be read as a JSON Schema, and its own fields (`_def`, …) make no sense as one.
-    if (isZod3Schema(schema)) throw cannotAdd(definition.name, `its ${which} is a zod 3 schema, which Tether does not read; use zod 4 (the "zod" package at 4 or later, or "zod/v4" in zod 3.25), or a JSON Schema`);
+    if (isZod3Schema(schema))
+      throw cannotAdd(definition.name, `its ${which} is a zod 3 schema, which Tether does not read; use zod 4 (the "zod" package at 4 or later, or "zod/v4" in zod 3.25), or a JSON Schema`);
   }
   const input = strictArguments(definition.input as ZodSchema | JsonSchema | undefined);
   const inputSchema = toJsonSchema(input);

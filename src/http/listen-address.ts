@@ -34,11 +34,9 @@ export interface ListenAddress {
 export function listenAddress(options: ListenOptions, logger: Logger): ListenAddress {
   const host = options.host ?? '127.0.0.1';
   if (!isLoopback(host) && !options.allowRemote) {
-    throw new TetherError(
-      'INVALID_PARAMS',
-      `Refusing to listen on ${host}: only loopback addresses are served unless --allow-remote is given (and then every client still needs the token).`,
-      { host },
-    );
+    throw new TetherError('INVALID_PARAMS', `Refusing to listen on ${host}: only loopback addresses are served unless --allow-remote is given (and then every client still needs the token).`, {
+      host,
+    });
   }
   const bindName = bindHostName(host) ?? host.toLowerCase();
   const namedHosts = (options.allowedHosts ?? []).map(allowedHostName);
@@ -48,10 +46,7 @@ export function listenAddress(options: ListenOptions, logger: Logger): ListenAdd
   }
   // Remote names are not guessed (that is what the Host check is for), so say what to do.
   if (WILDCARD_NAMES.has(bindName) && namedHosts.length === 0) {
-    logger.warn(
-      { host },
-      'listening on every interface, but only requests addressed to a loopback name or to the bind address are served: name the hosts remote clients use with --allowed-host',
-    );
+    logger.warn({ host }, 'listening on every interface, but only requests addressed to a loopback name or to the bind address are served: name the hosts remote clients use with --allowed-host');
   }
   // The bind address too, loopback or not: `--host 127.0.0.2` prints a URL that must work.
   return { host, allowedHosts: loopbackHosts([bindName, ...namedHosts]), allowedOrigins };

@@ -220,7 +220,10 @@ export class TetherServer {
     this.fronts.get(); // connect the default host now, so /healthz and the first call are ready
     this.replacedState = writeServeState(this.home, { url: this.boundUrl, token: this.guards.token, pid: process.pid, tokenPath: tokenPath(this.home) });
     if (this.replacedState) {
-      this.options.logger.warn({ other: { url: this.replacedState.url, pid: this.replacedState.pid } }, 'another tether serve of this TETHER_HOME runs: serve.json names this one until it stops, then that one again');
+      this.options.logger.warn(
+        { other: { url: this.replacedState.url, pid: this.replacedState.pid } },
+        'another tether serve of this TETHER_HOME runs: serve.json names this one until it stops, then that one again',
+      );
     }
     return this.boundUrl;
   }
@@ -294,9 +297,15 @@ export class TetherServer {
       }
       // After the guards: a stranger learns nothing, not even that a Tether is stopping here.
       if (this.closing) {
-        sendRegisteredError(res, 'SHUTTING_DOWN', 'tether serve is shutting down; send this again once it is back (the client configuration stays valid).', {}, {
-          connection: 'close',
-        });
+        sendRegisteredError(
+          res,
+          'SHUTTING_DOWN',
+          'tether serve is shutting down; send this again once it is back (the client configuration stays valid).',
+          {},
+          {
+            connection: 'close',
+          },
+        );
         return;
       }
       const path = target?.pathname; // a valid URL: the guards checked it

@@ -34,7 +34,6 @@ export interface EditorStatus {
   omitted?: HostStatusResult['omitted'];
 }
 
-
 export async function askEditorStatus(record: HostRecord, clientName: string, answerMs: number): Promise<EditorStatus> {
   const base: EditorStatus = {
     instanceId: record.instanceId,
@@ -72,7 +71,8 @@ export async function askEditorStatus(record: HostRecord, clientName: string, an
   } catch (error) {
     const failure = TetherError.from(error);
     // An older host: it answered, it just cannot say more than its hello did.
-    if (failure.code === 'METHOD_NOT_FOUND') return { ...known, answered: true, hostStatusUnsupported: true, error: 'this editor does not report its connections and calls (no host/status: update its Tether host)' };
+    if (failure.code === 'METHOD_NOT_FOUND')
+      return { ...known, answered: true, hostStatusUnsupported: true, error: 'this editor does not report its connections and calls (no host/status: update its Tether host)' };
     return { ...known, error: `did not answer host/status: ${failure.message}` };
   } finally {
     rpc.close();

@@ -104,11 +104,10 @@ export async function connectToHost(options: ConnectOptions): Promise<HostSessio
     rpc.close();
     // What is wrong, for whoever implements the host: the first field, as the spec names it (protocol.md §6.2).
     const { field, message, issues } = firstIssue(hello.error, '(the result itself)');
-    throw new TetherError(
-      'INVALID_REQUEST',
-      `The host answered the handshake with an unexpected shape (${field}: ${message}; see protocol.md §6.2); is it a Tether host of a compatible version?`,
-      { field, issues: issues.slice(0, 5) },
-    );
+    throw new TetherError('INVALID_REQUEST', `The host answered the handshake with an unexpected shape (${field}: ${message}; see protocol.md §6.2); is it a Tether host of a compatible version?`, {
+      field,
+      issues: issues.slice(0, 5),
+    });
   }
   if (!secretsMatch(hello.data.proof?.mac ?? '', hostProof(options.token, nonce))) {
     rpc.close();

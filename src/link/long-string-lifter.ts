@@ -47,7 +47,7 @@ export function liftLongStrings(body: Uint8Array, minStringBytes: number): Retur
   const parts: string[] = [];
   let copiedUpTo = 0;
   // Outside a string, a quote in valid JSON can only open one: hop from string to string.
-  for (let at = bytes.indexOf(QUOTE); at >= 0; ) {
+  for (let at = bytes.indexOf(QUOTE); at >= 0;) {
     const close = closingQuote(bytes, at + 1);
     if (close < 0) return undefined;
     if (close + 1 - at >= minStringBytes && !isKey(bytes, close + 1)) {

@@ -134,9 +134,7 @@ export function createMcpServer(front: Front, era: ProtocolEra, options: McpServ
   // Like tools/list: on a first run, the lists wait briefly for the editor rather than answer empty.
   server.setRequestHandler('resources/list', async () => ({ resources: [...(await front.lists()).resources] }));
   server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [...(await front.lists()).resourceTemplates] }));
-  server.setRequestHandler('resources/read', (request, ctx) =>
-    forward(() => front.request(METHODS.resourcesRead, { uri: request.params.uri }, ctx.mcpReq.signal), request.params.uri),
-  );
+  server.setRequestHandler('resources/read', (request, ctx) => forward(() => front.request(METHODS.resourcesRead, { uri: request.params.uri }, ctx.mcpReq.signal), request.params.uri));
   server.setRequestHandler('resources/subscribe', async (request) => {
     const { uri } = request.params;
     if (!subscriptions.has(uri)) {

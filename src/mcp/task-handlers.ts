@@ -82,7 +82,7 @@ function cancelledByRequest(): Omit<TaskEnd, 'status'> {
     result: errorResult(
       new TetherError(
         'CANCELLED',
-        'The task was cancelled by request, and the editor was asked to stop the call. A tool that cannot stop may still finish: check the editor\'s state before calling it again.',
+        "The task was cancelled by request, and the editor was asked to stop the call. A tool that cannot stop may still finish: check the editor's state before calling it again.",
         { cancelRequested: true },
       ),
     ),

@@ -117,8 +117,5 @@ function listenerFor(ctx: ServerContext, session: ToolCallSession, relay: Progre
 }
 
 function modernCannotAsk(what: string): TetherError {
-  return new TetherError(
-    'CLIENT_REQUEST_FAILED',
-    `The MCP client connected with the 2026-07-28 protocol, which cannot receive ${what} in the middle of a tool call through Tether yet.`,
-  );
+  return new TetherError('CLIENT_REQUEST_FAILED', `The MCP client connected with the 2026-07-28 protocol, which cannot receive ${what} in the middle of a tool call through Tether yet.`);
 }

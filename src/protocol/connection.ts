@@ -7,17 +7,7 @@
 import { TetherError, clipped } from './errors.js';
 import { LazyAbort, type Abortable } from './lazy-abort.js';
 import { attachLiftedStrings, type LiftedStrings } from './lifted-strings.js';
-import {
-  isErrorResponse,
-  isNotification,
-  isRequest,
-  isResponse,
-  type Message,
-  type NotificationMessage,
-  type RequestId,
-  type RequestMessage,
-  type ResponseMessage,
-} from './messages.js';
+import { isErrorResponse, isNotification, isRequest, isResponse, type Message, type NotificationMessage, type RequestId, type RequestMessage, type ResponseMessage } from './messages.js';
 import type { MethodParams, MethodReturn, MethodSpec } from './method-table.js';
 import { parseParams } from './methods.js';
 import type { Transport } from './transport.js';

@@ -19,9 +19,7 @@ export const ERROR_CODES = Object.fromEntries(
     .map((code) => [code, ERROR_REGISTRY[code].rpc]),
 ) as { readonly [K in ErrorCode]: (typeof ERROR_REGISTRY)[K]['rpc'] };
 
-const CODE_BY_NUMBER = new Map<number, ErrorCode>(
-  Object.entries(ERROR_CODES).map(([code, rpc]) => [rpc, code as ErrorCode]),
-);
+const CODE_BY_NUMBER = new Map<number, ErrorCode>(Object.entries(ERROR_CODES).map(([code, rpc]) => [rpc, code as ErrorCode]));
 
 export class TetherError extends Error {
   override readonly name = 'TetherError';
@@ -49,10 +47,7 @@ export class TetherError extends Error {
   /** Rebuilds an error read from the wire; unknown codes become INTERNAL_ERROR with the original kept. */
   static fromWire(wire: WireError): TetherError {
     const { code: named, ...data } = wire.data ?? {};
-    const code =
-      typeof named === 'string' && Object.hasOwn(ERROR_CODES, named)
-        ? (named as ErrorCode)
-        : (CODE_BY_NUMBER.get(wire.code) ?? 'INTERNAL_ERROR');
+    const code = typeof named === 'string' && Object.hasOwn(ERROR_CODES, named) ? (named as ErrorCode) : (CODE_BY_NUMBER.get(wire.code) ?? 'INTERNAL_ERROR');
     if (!CODE_BY_NUMBER.has(wire.code)) data.rpcCode = wire.code;
     return new TetherError(code, wire.message, data);
   }

@@ -105,11 +105,10 @@ export class FrameDecoder {
       );
     }
     if (length > maxFrameBytes) {
-      throw new TetherError(
-        'FRAME_TOO_LARGE',
-        `Frame of ${length} bytes exceeds the ${maxFrameBytes}-byte limit. Send smaller payloads (for example, write large data to a file and pass its path).`,
-        { length, maxFrameBytes },
-      );
+      throw new TetherError('FRAME_TOO_LARGE', `Frame of ${length} bytes exceeds the ${maxFrameBytes}-byte limit. Send smaller payloads (for example, write large data to a file and pass its path).`, {
+        length,
+        maxFrameBytes,
+      });
     }
     return length;
   }
@@ -239,7 +238,6 @@ function parseContentLength(header: string): number {
   if (length === undefined) throw headerInvalid('the Content-Length header is missing');
   return length;
 }
-
 
 function headerInvalid(detail: string): TetherError {
   return new TetherError('HEADER_INVALID', `Invalid frame header: ${detail}. Frames must start with "Content-Length: N\\r\\n\\r\\n".`);

@@ -47,7 +47,7 @@ export function jsonBody(value: unknown): string | Uint8Array[] {
  */
 export function encodeJsonString(text: string, parts: Uint8Array[], sliceChars = SLICE_CHARS): void {
   parts.push(QUOTE);
-  for (let from = 0; from < text.length; ) {
+  for (let from = 0; from < text.length;) {
     let to = Math.min(from + sliceChars, text.length);
     // Never between the halves of a surrogate pair: each alone would be escaped as a lone one.
     if (splitsPair(text, to)) to = to - 1 > from ? to - 1 : to + 1;

@@ -64,19 +64,16 @@ export function validateMessage(value: unknown): { ok: true; message: Message } 
   if (!isObject(value)) return { ok: false, reason: 'a message must be a JSON object (batches are not supported)' };
   if (value.jsonrpc !== '2.0') return { ok: false, reason: 'the "jsonrpc" member must be "2.0"' };
   if ('method' in value) {
-    if (typeof value.method !== 'string' || value.method.length === 0)
-      return { ok: false, reason: 'the "method" member must be a non-empty string' };
+    if (typeof value.method !== 'string' || value.method.length === 0) return { ok: false, reason: 'the "method" member must be a non-empty string' };
     if ('id' in value && !isId(value.id)) return { ok: false, reason: 'the "id" member must be a string or a number' };
-    if ('params' in value && value.params !== undefined && !isObject(value.params) && !Array.isArray(value.params))
-      return { ok: false, reason: 'the "params" member must be an object' };
+    if ('params' in value && value.params !== undefined && !isObject(value.params) && !Array.isArray(value.params)) return { ok: false, reason: 'the "params" member must be an object' };
     return { ok: true, message: value as unknown as Message };
   }
   if ('result' in value || 'error' in value) {
     if (!(isId(value.id) || value.id === null)) return { ok: false, reason: 'a response needs an "id"' };
     if ('error' in value) {
       const error = value.error;
-      if (!isObject(error) || typeof error.code !== 'number' || typeof error.message !== 'string')
-        return { ok: false, reason: 'the "error" member needs a numeric "code" and a string "message"' };
+      if (!isObject(error) || typeof error.code !== 'number' || typeof error.message !== 'string') return { ok: false, reason: 'the "error" member needs a numeric "code" and a string "message"' };
     }
     return { ok: true, message: value as unknown as Message };
   }

@@ -58,22 +58,27 @@ export const HelloProof = z.object({
  */
 export const SERVE_CLIENT_NAME = 'tether-serve';
 
-export const HelloParams = z.object({
-  token: z.string().optional(),
-  proof: HelloProof.optional(),
-  protocolVersion: z.number().int(),
-  client: z.object({ name: z.string(), version: z.string().optional() }).loose(),
-  /** What the connecting side can relay to a human or a model, for tools that ask. */
-  capabilities: z.object({ elicitation: z.boolean().optional(), sampling: z.boolean().optional() }).loose().optional(),
-  /**
-   * The largest frame body the client reads; the host sends up to this (default: the host's own
-   * limit). Not below the handshake's 64 KiB: under it, not every error would fit.
-   */
-  limits: z.object({ maxFrameBytes: z.number().int().min(HANDSHAKE_MAX_FRAME_BYTES, `must be at least ${HANDSHAKE_MAX_FRAME_BYTES} (64 KiB)`) }).loose().optional(),
-}).refine((params) => (params.token === undefined) !== (params.proof === undefined), {
-  path: ['token'],
-  message: 'give either "token" or "proof" (not both)',
-});
+export const HelloParams = z
+  .object({
+    token: z.string().optional(),
+    proof: HelloProof.optional(),
+    protocolVersion: z.number().int(),
+    client: z.object({ name: z.string(), version: z.string().optional() }).loose(),
+    /** What the connecting side can relay to a human or a model, for tools that ask. */
+    capabilities: z.object({ elicitation: z.boolean().optional(), sampling: z.boolean().optional() }).loose().optional(),
+    /**
+     * The largest frame body the client reads; the host sends up to this (default: the host's own
+     * limit). Not below the handshake's 64 KiB: under it, not every error would fit.
+     */
+    limits: z
+      .object({ maxFrameBytes: z.number().int().min(HANDSHAKE_MAX_FRAME_BYTES, `must be at least ${HANDSHAKE_MAX_FRAME_BYTES} (64 KiB)`) })
+      .loose()
+      .optional(),
+  })
+  .refine((params) => (params.token === undefined) !== (params.proof === undefined), {
+    path: ['token'],
+    message: 'give either "token" or "proof" (not both)',
+  });
 export type HelloParams = z.infer<typeof HelloParams>;
 
 export const HostIdentity = z.object({
@@ -285,10 +290,7 @@ export type PromptMessage = z.infer<typeof PromptMessage>;
 export const PromptGetParams = z.object({ name: z.string(), arguments: z.record(z.string(), z.string()).default({}) });
 
 export const CompleteParams = z.object({
-  ref: z.union([
-    z.object({ type: z.literal('ref/prompt'), name: z.string() }),
-    z.object({ type: z.literal('ref/resource'), uri: z.string() }),
-  ]),
+  ref: z.union([z.object({ type: z.literal('ref/prompt'), name: z.string() }), z.object({ type: z.literal('ref/resource'), uri: z.string() })]),
   argument: z.object({ name: z.string(), value: z.string() }),
   context: z.object({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
 });
@@ -308,15 +310,15 @@ export const ByeReason = z.enum(['reload', 'quit', 'shutdown', 'evicted', 'hands
 export type ByeReason = z.infer<typeof ByeReason>;
 
 export const Bye = z.object({
-    reason: ByeReason,
-    message: z.string(),
-    /** For a reload: when to expect the host back. */
-    expectedBackMs: z.number().optional(),
-    at: z.number(),
-    /** For an eviction: status "evicted" and the endpoint of the connection that displaced this one. */
-    status: z.literal('evicted').optional(),
-    newClientEndpoint: z.string().optional(),
-  });
+  reason: ByeReason,
+  message: z.string(),
+  /** For a reload: when to expect the host back. */
+  expectedBackMs: z.number().optional(),
+  at: z.number(),
+  /** For an eviction: status "evicted" and the endpoint of the connection that displaced this one. */
+  status: z.literal('evicted').optional(),
+  newClientEndpoint: z.string().optional(),
+});
 export type Bye = z.infer<typeof Bye>;
 
 // --- Host status -------------------------------------------------------------------------

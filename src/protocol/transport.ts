@@ -169,11 +169,9 @@ export class FramedTransport implements Transport {
     this.disarmStallTimer();
     if (!this.decoder.hasPartialFrame) return;
     this.stallTimer = setTimeout(() => {
-      const fault = new TetherError(
-        'FRAME_TIMEOUT',
-        `A partially received frame stalled for ${this.limits.frameTimeoutMs} ms; closing the connection. Send each frame in full.`,
-        { frameTimeoutMs: this.limits.frameTimeoutMs },
-      );
+      const fault = new TetherError('FRAME_TIMEOUT', `A partially received frame stalled for ${this.limits.frameTimeoutMs} ms; closing the connection. Send each frame in full.`, {
+        frameTimeoutMs: this.limits.frameTimeoutMs,
+      });
       this.sendQuietly({ jsonrpc: '2.0', id: null, error: fault.toWire() });
       this.close(fault);
     }, this.limits.frameTimeoutMs);

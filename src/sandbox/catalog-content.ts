@@ -2,15 +2,7 @@
  * The sandbox's resources and prompts. Descriptors are static (the network side lists them
  * even while the main thread is blocked); contents are produced on the main thread.
  */
-import {
-  TetherError,
-  type CompleteParams,
-  type PromptDescriptor,
-  type PromptMessage,
-  type ResourceContents,
-  type ResourceDescriptor,
-  type ResourceTemplateDescriptor,
-} from '../protocol/index.js';
+import { TetherError, type CompleteParams, type PromptDescriptor, type PromptMessage, type ResourceContents, type ResourceDescriptor, type ResourceTemplateDescriptor } from '../protocol/index.js';
 import type { ConsoleLog } from './console-log.js';
 import type { Scene } from './scene.js';
 

@@ -5,9 +5,7 @@
  * Each has the serialized fields Unity gives it, under Unity's own names ("m_Mass", and
  * Camera's "field of view", spaces included), which the serialized-property tools read and write.
  */
-import {
-  arrayOf, bool, color, enumOf, float, int, layerMask, rect, ref, struct, vec2, vec3, vector, type FieldMap,
-} from './serialized/field-spec.js';
+import { arrayOf, bool, color, enumOf, float, int, layerMask, rect, ref, struct, vec2, vec3, vector, type FieldMap } from './serialized/field-spec.js';
 
 export interface ComponentType {
   single: boolean;
@@ -61,43 +59,52 @@ export const COMPONENT_TYPES: ReadonlyMap<string, ComponentType> = new Map(
       ...enabled,
     }),
     AudioListener: type('Behaviour', enabled),
-    AudioSource: type('Behaviour', {
-      ...enabled,
-      m_audioClip: ref('AudioClip'),
-      m_PlayOnAwake: bool(true),
-      m_Volume: float(1),
-      m_Pitch: float(1),
-      Loop: bool(),
-      Mute: bool(),
-      Priority: int(128),
-      MinDistance: float(1),
-      MaxDistance: float(500),
-    }, false),
-    Light: type('Behaviour', {
-      ...enabled,
-      m_Type: enumOf(['Spot', 'Directional', 'Point', 'Area', 'Disc'], 'Point'),
-      m_Color: color(),
-      m_Intensity: float(1),
-      m_Range: float(10),
-      m_SpotAngle: float(30),
-      m_InnerSpotAngle: float(21.80208),
-      m_Shadows: struct('ShadowSettings', {
-        m_Type: enumOf(['None', 'Hard', 'Soft']),
-        m_Resolution: int(-1),
-        m_Strength: float(1),
-        m_Bias: float(0.05),
-        m_NormalBias: float(0.4),
-        m_NearPlane: float(0.2),
-      }),
-      m_Cookie: ref('Texture'),
-      m_DrawHalo: bool(),
-      m_Flare: ref('Flare'),
-      m_RenderMode: enumOf(['Auto', 'ForcePixel', 'ForceVertex']),
-      m_CullingMask: layerMask(),
-      m_BounceIntensity: float(1),
-      m_ColorTemperature: float(6570),
-      m_UseColorTemperature: bool(),
-    }, true, { m_Type: 'type' }),
+    AudioSource: type(
+      'Behaviour',
+      {
+        ...enabled,
+        m_audioClip: ref('AudioClip'),
+        m_PlayOnAwake: bool(true),
+        m_Volume: float(1),
+        m_Pitch: float(1),
+        Loop: bool(),
+        Mute: bool(),
+        Priority: int(128),
+        MinDistance: float(1),
+        MaxDistance: float(500),
+      },
+      false,
+    ),
+    Light: type(
+      'Behaviour',
+      {
+        ...enabled,
+        m_Type: enumOf(['Spot', 'Directional', 'Point', 'Area', 'Disc'], 'Point'),
+        m_Color: color(),
+        m_Intensity: float(1),
+        m_Range: float(10),
+        m_SpotAngle: float(30),
+        m_InnerSpotAngle: float(21.80208),
+        m_Shadows: struct('ShadowSettings', {
+          m_Type: enumOf(['None', 'Hard', 'Soft']),
+          m_Resolution: int(-1),
+          m_Strength: float(1),
+          m_Bias: float(0.05),
+          m_NormalBias: float(0.4),
+          m_NearPlane: float(0.2),
+        }),
+        m_Cookie: ref('Texture'),
+        m_DrawHalo: bool(),
+        m_Flare: ref('Flare'),
+        m_RenderMode: enumOf(['Auto', 'ForcePixel', 'ForceVertex']),
+        m_CullingMask: layerMask(),
+        m_BounceIntensity: float(1),
+        m_ColorTemperature: float(6570),
+        m_UseColorTemperature: bool(),
+      },
+      true,
+      { m_Type: 'type' },
+    ),
     MeshFilter: type('Component', { m_Mesh: ref('Mesh') }, true, { m_Mesh: 'mesh' }),
     MeshRenderer: type('Renderer', { ...renderer, m_AdditionalVertexStreams: ref('Mesh') }),
     SkinnedMeshRenderer: type('Renderer', {
@@ -115,7 +122,15 @@ export const COMPONENT_TYPES: ReadonlyMap<string, ComponentType> = new Map(
       m_FlipY: bool(),
       m_DrawMode: enumOf(['Simple', 'Sliced', 'Tiled']),
     }),
-    LineRenderer: type('Renderer', { ...renderer, m_Positions: arrayOf(vec3(), [[0, 0, 0], [0, 0, 1]]), m_Loop: bool(), m_UseWorldSpace: bool(true) }),
+    LineRenderer: type('Renderer', {
+      ...renderer,
+      m_Positions: arrayOf(vec3(), [
+        [0, 0, 0],
+        [0, 0, 1],
+      ]),
+      m_Loop: bool(),
+      m_UseWorldSpace: bool(true),
+    }),
     TrailRenderer: type('Renderer', { ...renderer, m_Time: float(5), m_MinVertexDistance: float(0.1), m_Autodestruct: bool(), m_Emitting: bool(true) }),
     ParticleSystem: type('Component', { lengthInSec: float(5), simulationSpeed: float(1), looping: bool(true), prewarm: bool(), playOnAwake: bool(true), useUnscaledTime: bool() }),
     Animator: type('Behaviour', {

@@ -6,15 +6,7 @@
  * contents produced on the main thread. Every URI is under test:// and every prompt name
  * starts with test_, so they can never shadow the editor's own.
  */
-import {
-  TetherError,
-  type CompleteParams,
-  type PromptDescriptor,
-  type PromptMessage,
-  type ResourceContents,
-  type ResourceDescriptor,
-  type ResourceTemplateDescriptor,
-} from '../protocol/index.js';
+import { TetherError, type CompleteParams, type PromptDescriptor, type PromptMessage, type ResourceContents, type ResourceDescriptor, type ResourceTemplateDescriptor } from '../protocol/index.js';
 import { matchTemplate } from '../host/catalog.js';
 
 /** A 1x1 red PNG (tools-call-image, resources-read-binary, prompts-get-with-image, …). */

@@ -37,9 +37,7 @@ export class ConsoleLog {
 
   read(options: { types?: ConsoleType[]; count?: number; filter?: string } = {}): ConsoleEntry[] {
     const filter = options.filter?.toLowerCase();
-    const matching = this.entries.filter(
-      (e) => (!options.types || options.types.includes(e.type)) && (!filter || e.message.toLowerCase().includes(filter)),
-    );
+    const matching = this.entries.filter((e) => (!options.types || options.types.includes(e.type)) && (!filter || e.message.toLowerCase().includes(filter)));
     return options.count === undefined ? matching : matching.slice(-options.count);
   }
 

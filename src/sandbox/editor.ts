@@ -195,13 +195,8 @@ export function calledLine(agent: ToolContext['agent'], tool: string, callId: st
  * Registers resources, templates and prompts on the host: the descriptors are static (listed
  * even while the main thread is blocked), reads, prompts and completions go to the main thread.
  */
-function registerCatalog(
-  host: Host,
-  bridge: MainThreadBridge,
-  catalog: { resources: ResourceDescriptor[]; templates: ResourceTemplateDescriptor[]; prompts: PromptDescriptor[] },
-): void {
-  const complete = async (ref: Record<string, string>, name: string, value: string): Promise<string[]> =>
-    (await bridge.request('complete', { ref, argument: { name, value } })) as string[];
+function registerCatalog(host: Host, bridge: MainThreadBridge, catalog: { resources: ResourceDescriptor[]; templates: ResourceTemplateDescriptor[]; prompts: PromptDescriptor[] }): void {
+  const complete = async (ref: Record<string, string>, name: string, value: string): Promise<string[]> => (await bridge.request('complete', { ref, argument: { name, value } })) as string[];
   for (const resource of catalog.resources) host.resource({ ...resource, read: () => bridge.request('read-resource', { uri: resource.uri }) as never });
   for (const template of catalog.templates) {
     const variables = [...template.uriTemplate.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string);
@@ -215,9 +210,7 @@ function registerCatalog(
     host.prompt({
       ...prompt,
       get: (args) => bridge.request('get-prompt', { name: prompt.name, arguments: args }) as never,
-      complete: Object.fromEntries(
-        (prompt.arguments ?? []).map((argument) => [argument.name, (value: string) => complete({ type: 'ref/prompt', name: prompt.name }, argument.name, value)]),
-      ),
+      complete: Object.fromEntries((prompt.arguments ?? []).map((argument) => [argument.name, (value: string) => complete({ type: 'ref/prompt', name: prompt.name }, argument.name, value)])),
     });
   }
 }

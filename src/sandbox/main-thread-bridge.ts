@@ -67,11 +67,13 @@ export class MainThreadBridge {
         Atomics.notify(this.flags, CANCEL_FLAG);
       };
       context.signal.addEventListener('abort', onAbort, { once: true });
-      const settle = <T>(fn: (value: T) => void) => (value: T) => {
-        context.signal.removeEventListener('abort', onAbort);
-        this.calls.delete(callId);
-        fn(value);
-      };
+      const settle =
+        <T>(fn: (value: T) => void) =>
+        (value: T) => {
+          context.signal.removeEventListener('abort', onAbort);
+          this.calls.delete(callId);
+          fn(value);
+        };
       this.calls.set(callId, { context, resolve: settle(resolve), reject: settle(reject) });
       this.send({ type: 'call', callId, tool, args });
     });
@@ -140,9 +142,7 @@ export class MainThreadBridge {
     try {
       if (!call) throw new TetherError('NO_CLIENT', `Call "${message.callId}" is no longer running.`);
       const value =
-        message.kind === 'elicit'
-          ? await call.context.elicit(String(message.payload.message), message.payload.requestedSchema as Record<string, unknown>)
-          : await call.context.sample(message.payload);
+        message.kind === 'elicit' ? await call.context.elicit(String(message.payload.message), message.payload.requestedSchema as Record<string, unknown>) : await call.context.sample(message.payload);
       this.send({ type: 'answer', id: message.id, ok: true, value });
     } catch (error) {
       const e = TetherError.from(error, 'CLIENT_REQUEST_FAILED');

@@ -32,11 +32,7 @@ let playing = project.readJson<{ playing?: boolean }>(project.editorStatePath, {
 /** Only with --conformance-fixtures: the official MCP conformance suite's fixtures. */
 const fixtures = settings.conformanceFixtures ? new ConformanceState() : undefined;
 
-const builtInTools: SandboxTool[] = [
-  ...editorToolSet,
-  ...(settings.conformanceKit ? conformanceKit : []),
-  ...(fixtures ? conformanceFixtures(fixtures) : []),
-];
+const builtInTools: SandboxTool[] = [...editorToolSet, ...(settings.conformanceKit ? conformanceKit : []), ...(fixtures ? conformanceFixtures(fixtures) : [])];
 /** The editor's own tool names, which the project's tools may not take (compile_scripts refuses them). */
 const builtInNames: ReadonlySet<string> = new Set(builtInTools.map((tool) => tool.name));
 const tools = new Map<string, SandboxTool>(

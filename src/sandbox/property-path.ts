@@ -11,11 +11,11 @@ export type PathSegment = { name: string } | { index: number };
 
 export function parsePropertyPath(path: string, tool: string, field = 'property'): PathSegment[] {
   const refuse = (problem: string): never => {
-    throw new TetherError(
-      'INVALID_ARGUMENTS',
-      `Invalid arguments for ${tool}: ${field}: ${problem}. Write a field path such as "m_Mass", "stats.maxHealth" or "waypoints[2].position".`,
-      { tool, field, problem },
-    );
+    throw new TetherError('INVALID_ARGUMENTS', `Invalid arguments for ${tool}: ${field}: ${problem}. Write a field path such as "m_Mass", "stats.maxHealth" or "waypoints[2].position".`, {
+      tool,
+      field,
+      problem,
+    });
   };
   if (path.trim() === '') refuse('the path is empty');
   const segments: PathSegment[] = [];

@@ -178,6 +178,18 @@ export class Scene {
   }
 
   describe(o: GameObject): Record<string, unknown> {
-    return { id: o.id, name: o.name, path: this.pathOf(o), active: o.active, tag: o.tag, position: o.position, rotation: o.rotation, scale: o.scale, layer: o.layer ?? 0, components: o.components.map((c) => ({ type: c.type })), ...prefabStatus(this.project, this.data.objects, o) };
+    return {
+      id: o.id,
+      name: o.name,
+      path: this.pathOf(o),
+      active: o.active,
+      tag: o.tag,
+      position: o.position,
+      rotation: o.rotation,
+      scale: o.scale,
+      layer: o.layer ?? 0,
+      components: o.components.map((c) => ({ type: c.type })),
+      ...prefabStatus(this.project, this.data.objects, o),
+    };
   }
 }

@@ -184,7 +184,11 @@ export class SceneSet {
     if (saveAs !== undefined && saveAs !== scene.path) {
       if (this.assetExists(saveAs)) {
         const problem = `a scene already exists at "${saveAs}"`;
-        throw new TetherError('INVALID_ARGUMENTS', `Invalid arguments for ${tool}: saveAs: ${problem}. Choose another path; save_scene never overwrites another scene.`, { tool, field: 'saveAs', problem });
+        throw new TetherError('INVALID_ARGUMENTS', `Invalid arguments for ${tool}: saveAs: ${problem}. Choose another path; save_scene never overwrites another scene.`, {
+          tool,
+          field: 'saveAs',
+          problem,
+        });
       }
       if (this.find(saveAs)) throw new TetherError('INVALID_ARGUMENTS', `Invalid arguments for ${tool}: saveAs: "${saveAs}" is loaded.`, { tool, field: 'saveAs' });
       scene.saveAs(saveAs);

@@ -40,4 +40,3 @@ export function unknownTool(name: string, known: Iterable<string>): TetherError 
   const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : '';
   return new TetherError('UNKNOWN_TOOL', `No tool named "${clipped(name)}".${hint} tools/list shows every tool.`, { tool: clipped(name), suggestions });
 }
-

@@ -6,17 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  ERROR_CODES,
-  ERROR_REGISTRY,
-  TetherError,
-  httpStatusOf,
-  isTetherErrorCode,
-  wireError,
-  type ErrorChannel,
-  type ErrorSpec,
-  type RegisteredErrorCode,
-} from '../../src/protocol/index.js';
+import { ERROR_CODES, ERROR_REGISTRY, TetherError, httpStatusOf, isTetherErrorCode, wireError, type ErrorChannel, type ErrorSpec, type RegisteredErrorCode } from '../../src/protocol/index.js';
 import { ROOT } from './source-imports.js';
 
 interface Documented {

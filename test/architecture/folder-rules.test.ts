@@ -99,7 +99,11 @@ describe('the checkers themselves', () => {
 describe('src/ keeps its folder rules', () => {
   it('reads every source file', () => {
     expect(files.length).toBeGreaterThan(100);
-    for (const folder of ['protocol', 'host', 'link', 'mcp', 'http', 'cli']) expect(files.some((file) => folderOf(file.name) === folder), folder).toBe(true);
+    for (const folder of ['protocol', 'host', 'link', 'mcp', 'http', 'cli'])
+      expect(
+        files.some((file) => folderOf(file.name) === folder),
+        folder,
+      ).toBe(true);
   });
 
   it('imports only down the layers (protocol/ only itself; host/ no link/, mcp/, http/; link/ no mcp/, http/; mcp/ no http/, cli/)', () => {

@@ -29,18 +29,12 @@ function forbiddenGlobalReferences(source: ts.SourceFile): string[] {
       const parent = node.parent;
       const isMemberName =
         (ts.isPropertyAccessExpression(parent) && parent.name === node && !isGlobalObject(parent.expression)) ||
-        ((ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent) || ts.isMethodDeclaration(parent) || ts.isPropertySignature(parent)) &&
-          parent.name === node);
+        ((ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent) || ts.isMethodDeclaration(parent) || ts.isPropertySignature(parent)) && parent.name === node);
       if (!isMemberName) {
         const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
         found.push(`${node.text} (line ${line + 1})`);
       }
-    } else if (
-      ts.isElementAccessExpression(node) &&
-      isGlobalObject(node.expression) &&
-      ts.isStringLiteralLike(node.argumentExpression) &&
-      FORBIDDEN_GLOBALS.has(node.argumentExpression.text)
-    ) {
+    } else if (ts.isElementAccessExpression(node) && isGlobalObject(node.expression) && ts.isStringLiteralLike(node.argumentExpression) && FORBIDDEN_GLOBALS.has(node.argumentExpression.text)) {
       found.push(`globalThis['${node.argumentExpression.text}']`);
     }
     ts.forEachChild(node, visit);
@@ -72,7 +66,7 @@ describe('the checkers themselves', () => {
         "import { z } from 'zod';",
         "import { TetherError } from './errors.js';",
         "// import { x } from 'node:fs' in a comment is fine",
-        "const text = \"from 'fs'\";",
+        'const text = "from \'fs\'";',
       ].join('\n'),
     );
     const nodeImports = moduleSpecifiers(source).filter(isNodeModule);
@@ -85,7 +79,7 @@ describe('the checkers themselves', () => {
       [
         'const a = Buffer.from("x");',
         'if (process.env.X) {}',
-        "const b = globalThis.process;",
+        'const b = globalThis.process;',
         "const c = globalThis['Buffer'];",
         '// The process keeps serving others; a Buffer in a comment is fine.',
         "const s = 'process Buffer';",

@@ -30,7 +30,9 @@ describe('the CLI code cache', () => {
     const [name, ...others] = caches(workspace);
     expect(others).toEqual([]);
     // Named by the bundle's content hash (V8 checks only the source's length).
-    const hash = readFileSync(join(REPO_ROOT, 'dist', 'bundle', 'tether.cjs.sha256'), 'utf8').trim().slice(0, 16);
+    const hash = readFileSync(join(REPO_ROOT, 'dist', 'bundle', 'tether.cjs.sha256'), 'utf8')
+      .trim()
+      .slice(0, 16);
     expect(name).toMatch(new RegExp(`^version-${process.version}-${process.arch}-[0-9a-f]{8}-${hash}\\.v8cache$`));
     const path = join(cacheDir(workspace), name!);
     const first = statSync(path);
@@ -44,7 +46,7 @@ describe('the CLI code cache', () => {
     expect([second.ino, second.mtimeMs]).toEqual([first.ino, first.mtimeMs]);
   });
 
-  it('replaces a corrupt cache, drops the cache of an older bundle, keeps another Node\'s', async () => {
+  it("replaces a corrupt cache, drops the cache of an older bundle, keeps another Node's", async () => {
     const workspace = createWorkspace();
     await tetherVersion(workspace);
     const [name] = caches(workspace);
@@ -92,7 +94,11 @@ describe('the CLI code cache', () => {
     await tetherVersion(workspace);
     const run = await runToExit(process.execPath, [TETHER_BIN, 'hosts'], { env: workspace.env });
     expect(run.code, run.stderr).toBe(0);
-    expect(caches(workspace).map((name) => name.split('-')[0]).sort()).toEqual(['hosts', 'version']);
+    expect(
+      caches(workspace)
+        .map((name) => name.split('-')[0])
+        .sort(),
+    ).toEqual(['hosts', 'version']);
   });
 
   it('is code, so it is used only when no one else may write it', async () => {

@@ -9,19 +9,7 @@ import { createConnection } from 'node:net';
 import { dirname, join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  TETHER_BIN,
-  TetherProcess,
-  buildLog,
-  cleanupProcesses,
-  createWorkspace,
-  executedTools,
-  runToExit,
-  startSandbox,
-  type Run,
-  type SandboxProcess,
-  type Workspace,
-} from '../helpers/processes.js';
+import { TETHER_BIN, TetherProcess, buildLog, cleanupProcesses, createWorkspace, executedTools, runToExit, startSandbox, type Run, type SandboxProcess, type Workspace } from '../helpers/processes.js';
 
 afterEach(cleanupProcesses);
 
@@ -33,7 +21,6 @@ function callEnv(workspace: Workspace): NodeJS.ProcessEnv {
 function call(workspace: Workspace, tool: string, ...extra: string[]): Promise<Run> {
   return runToExit(process.execPath, [TETHER_BIN, 'call', tool, '--project', workspace.project, ...extra], { env: callEnv(workspace) });
 }
-
 
 // eslint-disable-next-line no-control-regex
 const ESCAPES = /[\x1b\r]/;
@@ -57,7 +44,7 @@ describe('tether call', () => {
     expect(executedTools(workspace)).toEqual(['get_hierarchy']);
   });
 
-  it('stops writing quietly when its reader stops reading (| head), and exits with the call\'s outcome', async () => {
+  it("stops writing quietly when its reader stops reading (| head), and exits with the call's outcome", async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
     const child = spawn(process.execPath, [TETHER_BIN, 'call', 'screenshot', '--project', workspace.project, '--args', '{"width":4096,"height":4096}', '--json'], {
@@ -123,7 +110,7 @@ describe('tether call', () => {
     expect(executedTools(workspace)).toEqual([]);
   });
 
-  it('refuses to compile a project tool that takes the name of an editor tool, of Tether\'s, or of another project tool', async () => {
+  it("refuses to compile a project tool that takes the name of an editor tool, of Tether's, or of another project tool", async () => {
     const workspace = createWorkspace();
     // Compiled before such names were refused: the editor keeps its own tool.
     const compiledDir = join(workspace.project, 'Library', 'ScriptAssemblies');
@@ -132,8 +119,7 @@ describe('tether call', () => {
     await startSandbox(workspace);
     expect((await call(workspace, 'get_hierarchy')).stdout).toContain('"scene": "SampleScene"');
     const toolsDir = join(workspace.project, 'Assets', 'Editor', 'Tools');
-    const tool = (file: string, name: string): void =>
-      writeFileSync(join(toolsDir, `${file}.tool.json`), JSON.stringify({ name, description: `The project's ${name}`, reply: `fake ${name}` }));
+    const tool = (file: string, name: string): void => writeFileSync(join(toolsDir, `${file}.tool.json`), JSON.stringify({ name, description: `The project's ${name}`, reply: `fake ${name}` }));
     tool('clash', 'get_hierarchy');
     tool('status', 'tether_status');
     tool('twin-a', 'twin');
@@ -163,7 +149,7 @@ describe('tether call', () => {
     expect(hierarchy.stdout).toContain('"scene": "SampleScene"');
   });
 
-  it('refuses to compile a project tool whose input schema is not an object\'s or not valid, and starts with one compiled before that check', async () => {
+  it("refuses to compile a project tool whose input schema is not an object's or not valid, and starts with one compiled before that check", async () => {
     const workspace = createWorkspace();
     // Compiled by an earlier version: a schema that does not compile once made the editor fail at every start.
     const compiledDir = join(workspace.project, 'Library', 'ScriptAssemblies');
@@ -190,7 +176,7 @@ describe('tether call', () => {
     ]);
   });
 
-  it('lists the editor\'s tools with the arguments each takes (tether tools), and points there from a wrong name', async () => {
+  it("lists the editor's tools with the arguments each takes (tether tools), and points there from a wrong name", async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
     const listed = await runToExit(process.execPath, [TETHER_BIN, 'tools', '--project', workspace.project], { env: callEnv(workspace) });
@@ -297,7 +283,9 @@ describe('tether call', () => {
     const { sandbox } = await reloading(workspace);
     const result = await call(workspace, 'get_hierarchy', '--wait-ms', '1500');
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(new RegExp(`^tether: The editor is not reachable after waiting 1500 ms: The editor \\(process ${sandbox.pid}\\) is reloading its code domain.*\\[HOST_UNAVAILABLE\\]\n$`, 's'));
+    expect(result.stderr).toMatch(
+      new RegExp(`^tether: The editor is not reachable after waiting 1500 ms: The editor \\(process ${sandbox.pid}\\) is reloading its code domain.*\\[HOST_UNAVAILABLE\\]\n$`, 's'),
+    );
     expect(result.stdout).toBe('');
   });
 });

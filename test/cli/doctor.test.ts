@@ -48,7 +48,12 @@ describe('tether doctor', () => {
     expect(missing.code).toBe(1);
     const report = JSON.parse(missing.stdout) as Report;
     expect(report.ok).toBe(false);
-    expect(report.checks[0]).toEqual({ ok: false, title: 'configuration', detail: `${join(home, '.codeium', 'windsurf', 'mcp_config.json')} does not exist`, fix: `tether setup windsurf --project ${workspace.project}` });
+    expect(report.checks[0]).toEqual({
+      ok: false,
+      title: 'configuration',
+      detail: `${join(home, '.codeium', 'windsurf', 'mcp_config.json')} does not exist`,
+      fix: `tether setup windsurf --project ${workspace.project}`,
+    });
 
     expect((await tether(env, workspace.project, 'setup', 'cursor')).code).toBe(0);
     const noEditor = await tether(env, workspace.project, 'doctor', '--client', 'cursor', '--timeout-ms', '3000');

@@ -38,7 +38,10 @@ describe('tether logs', () => {
 
     const run = await runToExit(process.execPath, [TETHER_BIN, 'logs', '--json'], { env: workspace.env });
     expect(run.code, run.stderr).toBe(0);
-    const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Line);
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Line);
     const hierarchy = lines.find((line) => line.tool === 'get_hierarchy');
     expect(hierarchy).toMatchObject({ outcome: 'success', agent: 'claude-code 2.1' });
     expect(hierarchy!.bytes).toBeGreaterThan(10);

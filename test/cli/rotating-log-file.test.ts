@@ -38,7 +38,7 @@ describe('rotating log file', () => {
     expect(readFileSync(rotatedPath(path, 1), 'utf8')).not.toContain('"callId":"c99"');
   });
 
-  it('writes a turn\'s lines together, and what is pending when closed', () => {
+  it("writes a turn's lines together, and what is pending when closed", () => {
     const dir = mkdtempSync(join(tmpdir(), 'tether-log-'));
     const path = join(dir, 'serve.log');
     const file = new RotatingLogFile(path);
@@ -49,7 +49,7 @@ describe('rotating log file', () => {
     expect(readFileSync(path, 'utf8')).toBe(callLine(1) + callLine(2));
   });
 
-  it.skipIf(!posix)('refuses to open through a symbolic link planted in the log\'s place', () => {
+  it.skipIf(!posix)("refuses to open through a symbolic link planted in the log's place", () => {
     const dir = mkdtempSync(join(tmpdir(), 'tether-log-'));
     const target = join(dir, 'elsewhere');
     writeFileSync(target, '');
@@ -57,7 +57,7 @@ describe('rotating log file', () => {
     expect(() => new RotatingLogFile(join(dir, 'mcp.log'))).toThrow(/ELOOP|symbolic/i);
   });
 
-  it('two writers on one file lose no line, and the second follows the first one\'s rotation to the new file', () => {
+  it("two writers on one file lose no line, and the second follows the first one's rotation to the new file", () => {
     const dir = mkdtempSync(join(tmpdir(), 'tether-log-'));
     const path = join(dir, 'mcp.log');
     const a = new RotatingLogFile(path, { maxBytes: 1024, keep: 5 });

@@ -59,32 +59,40 @@ function claudeEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 describe('Claude Code reads what tether setup wrote', () => {
-  it.skipIf(!CLAUDE.path)(`claude mcp list connects to the stdio entry (local scope) and claude mcp get shows it${CLAUDE.path ? '' : ` (skipped: ${CLAUDE.missing})`}`, { timeout: 90_000 }, async () => {
-    const workspace = createWorkspace();
-    await startSandbox(workspace);
-    const { env } = clientEnv(workspace);
-    expect((await tether(env, workspace.project, 'setup', 'claude-code')).code).toBe(0);
-    const list = await runToExit(CLAUDE.path!, ['mcp', 'list'], { env: claudeEnv(env), cwd: workspace.project, timeoutMs: 60_000 });
-    expect(list.code, list.stderr).toBe(0);
-    expect(list.stdout).toMatch(new RegExp(`^tether: ${escape(process.execPath)} ${escape(TETHER_BIN)} mcp --project ${escape(workspace.project)} - ✔ Connected$`, 'm'));
-    const get = await runToExit(CLAUDE.path!, ['mcp', 'get', 'tether'], { env: claudeEnv(env), cwd: workspace.project, timeoutMs: 60_000 });
-    expect(get.stdout).toContain('Scope: Local config (private to you in this project)');
-    expect(get.stdout).toContain('Type: stdio');
-    expect(get.stdout).toContain(`TETHER_HOME=${workspace.home}`);
-  });
+  it.skipIf(!CLAUDE.path)(
+    `claude mcp list connects to the stdio entry (local scope) and claude mcp get shows it${CLAUDE.path ? '' : ` (skipped: ${CLAUDE.missing})`}`,
+    { timeout: 90_000 },
+    async () => {
+      const workspace = createWorkspace();
+      await startSandbox(workspace);
+      const { env } = clientEnv(workspace);
+      expect((await tether(env, workspace.project, 'setup', 'claude-code')).code).toBe(0);
+      const list = await runToExit(CLAUDE.path!, ['mcp', 'list'], { env: claudeEnv(env), cwd: workspace.project, timeoutMs: 60_000 });
+      expect(list.code, list.stderr).toBe(0);
+      expect(list.stdout).toMatch(new RegExp(`^tether: ${escape(process.execPath)} ${escape(TETHER_BIN)} mcp --project ${escape(workspace.project)} - ✔ Connected$`, 'm'));
+      const get = await runToExit(CLAUDE.path!, ['mcp', 'get', 'tether'], { env: claudeEnv(env), cwd: workspace.project, timeoutMs: 60_000 });
+      expect(get.stdout).toContain('Scope: Local config (private to you in this project)');
+      expect(get.stdout).toContain('Type: stdio');
+      expect(get.stdout).toContain(`TETHER_HOME=${workspace.home}`);
+    },
+  );
 
-  it.skipIf(!CLAUDE.path)(`reaches tether serve over HTTP with the token from TETHER_TOKEN, and is refused without it${CLAUDE.path ? '' : ` (skipped: ${CLAUDE.missing})`}`, { timeout: 90_000 }, async () => {
-    const workspace = createWorkspace();
-    await startSandbox(workspace);
-    const served = await startServe(workspace);
-    const { env } = clientEnv(workspace);
-    expect((await tether(env, workspace.project, 'setup', 'claude-code', '--http')).code).toBe(0);
-    const withToken = await runToExit(CLAUDE.path!, ['mcp', 'list'], { env: claudeEnv({ ...env, TETHER_TOKEN: served.token }), cwd: workspace.project, timeoutMs: 60_000 });
-    expect(withToken.stdout).toMatch(new RegExp(`^tether: ${escape(served.url)} \\(HTTP\\) - ✔ Connected$`, 'm'));
-    const without = await runToExit(CLAUDE.path!, ['mcp', 'list'], { env: claudeEnv(env), cwd: workspace.project, timeoutMs: 60_000 });
-    expect(without.stdout).toMatch(/^tether: .* - ✘ Failed to connect .*401/m);
-    expect(without.stdout).toContain('Missing environment variables: TETHER_TOKEN');
-  });
+  it.skipIf(!CLAUDE.path)(
+    `reaches tether serve over HTTP with the token from TETHER_TOKEN, and is refused without it${CLAUDE.path ? '' : ` (skipped: ${CLAUDE.missing})`}`,
+    { timeout: 90_000 },
+    async () => {
+      const workspace = createWorkspace();
+      await startSandbox(workspace);
+      const served = await startServe(workspace);
+      const { env } = clientEnv(workspace);
+      expect((await tether(env, workspace.project, 'setup', 'claude-code', '--http')).code).toBe(0);
+      const withToken = await runToExit(CLAUDE.path!, ['mcp', 'list'], { env: claudeEnv({ ...env, TETHER_TOKEN: served.token }), cwd: workspace.project, timeoutMs: 60_000 });
+      expect(withToken.stdout).toMatch(new RegExp(`^tether: ${escape(served.url)} \\(HTTP\\) - ✔ Connected$`, 'm'));
+      const without = await runToExit(CLAUDE.path!, ['mcp', 'list'], { env: claudeEnv(env), cwd: workspace.project, timeoutMs: 60_000 });
+      expect(without.stdout).toMatch(/^tether: .* - ✘ Failed to connect .*401/m);
+      expect(without.stdout).toContain('Missing environment variables: TETHER_TOKEN');
+    },
+  );
 });
 
 describe('the claude mcp add line tether start prints', () => {
@@ -130,25 +138,29 @@ describe('Codex reads what tether setup wrote', () => {
 });
 
 describe('Gemini CLI reads what tether setup wrote', () => {
-  it.skipIf(!GEMINI.path)(`gemini mcp list connects to the stdio entry, and to tether serve with the token from TETHER_TOKEN${GEMINI.path ? '' : ` (skipped: ${GEMINI.missing})`}`, { timeout: 120_000 }, async () => {
-    const workspace = createWorkspace();
-    await startSandbox(workspace);
-    const served = await startServe(workspace);
-    const { home, env } = clientEnv(workspace);
-    expect((await tether(env, workspace.project, 'setup', 'gemini')).code).toBe(0);
-    expect((await tether(env, workspace.project, 'setup', 'gemini', '--http', '--name', 'tether-http')).code).toBe(0);
-    // Gemini CLI starts no server of a folder the user has not trusted.
-    mkdirSync(join(home, '.gemini'), { recursive: true });
-    writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [workspace.project]: 'TRUST_FOLDER' }));
-    const gemini = (extra: NodeJS.ProcessEnv) => runToExit(process.execPath, [GEMINI.path!, 'mcp', 'list'], { env: { ...env, ...extra }, cwd: workspace.project, timeoutMs: 90_000 });
-    const withToken = await gemini({ TETHER_TOKEN: served.token });
-    const out = withToken.stdout + withToken.stderr;
-    expect(withToken.code, out).toBe(0);
-    expect(out).toContain(`✓ tether: ${process.execPath} ${TETHER_BIN} mcp --project ${workspace.project} (stdio) - Connected`);
-    expect(out).toContain(`✓ tether-http: ${served.url} (http) - Connected`);
-    const without = await gemini({});
-    expect(without.stdout + without.stderr).toContain(`✗ tether-http: ${served.url} (http) - Disconnected`);
-  });
+  it.skipIf(!GEMINI.path)(
+    `gemini mcp list connects to the stdio entry, and to tether serve with the token from TETHER_TOKEN${GEMINI.path ? '' : ` (skipped: ${GEMINI.missing})`}`,
+    { timeout: 120_000 },
+    async () => {
+      const workspace = createWorkspace();
+      await startSandbox(workspace);
+      const served = await startServe(workspace);
+      const { home, env } = clientEnv(workspace);
+      expect((await tether(env, workspace.project, 'setup', 'gemini')).code).toBe(0);
+      expect((await tether(env, workspace.project, 'setup', 'gemini', '--http', '--name', 'tether-http')).code).toBe(0);
+      // Gemini CLI starts no server of a folder the user has not trusted.
+      mkdirSync(join(home, '.gemini'), { recursive: true });
+      writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [workspace.project]: 'TRUST_FOLDER' }));
+      const gemini = (extra: NodeJS.ProcessEnv) => runToExit(process.execPath, [GEMINI.path!, 'mcp', 'list'], { env: { ...env, ...extra }, cwd: workspace.project, timeoutMs: 90_000 });
+      const withToken = await gemini({ TETHER_TOKEN: served.token });
+      const out = withToken.stdout + withToken.stderr;
+      expect(withToken.code, out).toBe(0);
+      expect(out).toContain(`✓ tether: ${process.execPath} ${TETHER_BIN} mcp --project ${workspace.project} (stdio) - Connected`);
+      expect(out).toContain(`✓ tether-http: ${served.url} (http) - Connected`);
+      const without = await gemini({});
+      expect(without.stdout + without.stderr).toContain(`✗ tether-http: ${served.url} (http) - Disconnected`);
+    },
+  );
 });
 
 describe('the MCP Inspector CLI reads what tether setup wrote', () => {
@@ -158,7 +170,11 @@ describe('the MCP Inspector CLI reads what tether setup wrote', () => {
     const { home, env } = clientEnv(workspace);
     expect((await tether(env, workspace.project, 'setup', 'claude-code', '--scope', 'project')).code).toBe(0);
     const inspectorEnv = { ...env, MCP_CATALOG_PATH: join(home, 'inspector-catalog.json'), MCP_CLIENT_CONFIG_PATH: join(home, 'inspector-client.json'), MCP_INSPECTOR_SECRET_STORE: 'memory' };
-    const run = await runToExit(NODE22!, [INSPECTOR, '--cli', '--format', 'json', '-q', '--catalog', join(workspace.project, '.mcp.json'), '--server', 'tether', '--method', 'tools/list'], { env: inspectorEnv, cwd: REPO_ROOT, timeoutMs: 40_000 });
+    const run = await runToExit(NODE22!, [INSPECTOR, '--cli', '--format', 'json', '-q', '--catalog', join(workspace.project, '.mcp.json'), '--server', 'tether', '--method', 'tools/list'], {
+      env: inspectorEnv,
+      cwd: REPO_ROOT,
+      timeoutMs: 40_000,
+    });
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     const { result } = JSON.parse(run.stdout) as { result: { tools: Array<{ name: string }> } };
     expect(result.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['get_hierarchy', 'tether_status']));

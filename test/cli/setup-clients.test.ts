@@ -81,7 +81,12 @@ describe('where each client keeps its configuration', () => {
 });
 
 /** Each client's entry schema, from its documentation. */
-const stdioMcpServers = { type: 'object', required: ['command'], additionalProperties: false, properties: { command: { type: 'string' }, args: { type: 'array', items: { type: 'string' } }, env: { type: 'object', additionalProperties: { type: 'string' } } } };
+const stdioMcpServers = {
+  type: 'object',
+  required: ['command'],
+  additionalProperties: false,
+  properties: { command: { type: 'string' }, args: { type: 'array', items: { type: 'string' } }, env: { type: 'object', additionalProperties: { type: 'string' } } },
+};
 const headers = { type: 'object', additionalProperties: { type: 'string' } };
 const SCHEMAS: Record<string, { stdio: object; http?: object; document?: (d: Record<string, unknown>) => void }> = {
   'claude-code': {
@@ -204,7 +209,20 @@ describe('merging into a file that is there', () => {
 
   it('edits Codex’s TOML as text: comments and other tables stay, the old Tether table is replaced', () => {
     const c = client('codex');
-    const existing = ['# my settings', 'model = "o3"', '', '[mcp_servers.tether]', 'command = "old"', '', '[mcp_servers.tether.env]', 'A = "1"', '', '[mcp_servers.docs] # the docs server', 'url = "https://example.com/mcp"', ''].join('\n');
+    const existing = [
+      '# my settings',
+      'model = "o3"',
+      '',
+      '[mcp_servers.tether]',
+      'command = "old"',
+      '',
+      '[mcp_servers.tether.env]',
+      'A = "1"',
+      '',
+      '[mcp_servers.docs] # the docs server',
+      'url = "https://example.com/mcp"',
+      '',
+    ].join('\n');
     const { text, document } = written(c, STDIO, 'user', existing);
     expect(text).toContain('# my settings\nmodel = "o3"');
     expect(text).toContain('[mcp_servers.docs] # the docs server');

@@ -114,7 +114,16 @@ describe('tether setup unity', () => {
     const result = await setup(workspace, '--project', project);
     expect(result.code, result.stderr).toBe(0);
     expect(readFileSync(manifestPath, 'utf8')).toBe(
-      ['{', '    "dependencies": {', '        "com.unity.ugui": "1.0.0",', '        "com.unity.2d.sprite": "1.0.0",', `        "com.tether.host": "${REFERENCE}"`, '    },', '    "testables": ["com.unity.ugui"]', '}'].join('\r\n'),
+      [
+        '{',
+        '    "dependencies": {',
+        '        "com.unity.ugui": "1.0.0",',
+        '        "com.unity.2d.sprite": "1.0.0",',
+        `        "com.tether.host": "${REFERENCE}"`,
+        '    },',
+        '    "testables": ["com.unity.ugui"]',
+        '}',
+      ].join('\r\n'),
     );
   });
 

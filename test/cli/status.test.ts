@@ -78,7 +78,19 @@ describe('tether status', () => {
     const port = await new Promise<number>((resolve) => closed.listen(0, '127.0.0.1', () => resolve((closed.address() as { port: number }).port)));
     await new Promise((resolve) => closed.close(resolve));
     writeHostRecord(
-      { instanceId: 'silent', pid: process.pid, port, host: '127.0.0.1', token: 'x'.repeat(32), projectPath: '/nowhere/silent', kind: 'unity', name: 'Silent', protocolVersion: 1, startedAt: new Date().toISOString(), auth: 'proof' },
+      {
+        instanceId: 'silent',
+        pid: process.pid,
+        port,
+        host: '127.0.0.1',
+        token: 'x'.repeat(32),
+        projectPath: '/nowhere/silent',
+        kind: 'unity',
+        name: 'Silent',
+        protocolVersion: 1,
+        startedAt: new Date().toISOString(),
+        auth: 'proof',
+      },
       hostsDir(workspace.home),
     );
     const run = await status(workspace);

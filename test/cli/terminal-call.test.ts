@@ -30,7 +30,7 @@ function tether(workspace: Workspace, args: string[], cwd?: string): Promise<Run
 }
 
 describe('tether call: key=value arguments', () => {
-  it('types each value by the tool\'s schema: numbers, booleans, JSON arrays, text; --args still works and key=value adds to it', async () => {
+  it("types each value by the tool's schema: numbers, booleans, JSON arrays, text; --args still works and key=value adds to it", async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
     const found = await tether(workspace, ['call', 'find_gameobjects', 'name=Player', 'limit=5', '--project', workspace.project, '--json']);
@@ -79,7 +79,9 @@ describe('tether call: images', () => {
     const first = await tether(workspace, ['call', 'screenshot', 'width=32', 'height=16', '--project', workspace.project], here);
     const second = await tether(workspace, ['call', 'screenshot', 'width=32', 'height=16', '--project', workspace.project], here);
     expect([first.code, second.code]).toEqual([0, 0]);
-    const names = readdirSync(here).filter((name) => name !== 'shot.png').sort();
+    const names = readdirSync(here)
+      .filter((name) => name !== 'shot.png')
+      .sort();
     expect(names).toHaveLength(2); // the second call, in the same second, does not overwrite the first
     for (const name of names) expect(name).toMatch(/^screenshot-\d{8}-\d{6}(-2)?\.png$/);
     const printed = [first, second].map((run) => /\[image\/png image saved to (.+)\]/.exec(run.stdout)?.[1]);
@@ -94,7 +96,7 @@ describe('tether call: images', () => {
 });
 
 describe('tether tools', () => {
-  it('prints each tool\'s description, wrapped, and each argument with its type, description and default', async () => {
+  it("prints each tool's description, wrapped, and each argument with its type, description and default", async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
     const listed = await tether(workspace, ['tools', '--project', workspace.project]);
@@ -118,20 +120,29 @@ describe('tether tools', () => {
 });
 
 describe('tether call: the progress line', () => {
-  it.skipIf(!hasScript)(`says what a queued call waits behind, and its clock ticks every second between the editor's updates${needsScript}`, async () => {
-    const workspace = createWorkspace();
-    // A heartbeat every 5 s: without a clock of its own, the line would say "(0 s)" until then.
-    await startSandbox(workspace, ['--build-seconds', '4']);
-    new TetherProcess(['call', 'build_player', '--args', '{"target":"WebGL"}', '--project', workspace.project], env(workspace));
-    await expect.poll(() => executedTools(workspace), { timeout: 10_000 }).toContain('build_player');
-    const out = join(dirname(workspace.home), 'hierarchy.json');
-    const terminal = onTerminal(['call', 'get_hierarchy', '--args', '{"depth":1}', '--project', workspace.project], env(workspace), join(dirname(workspace.home), 'call.log'), `> ${shellQuote(out)}`);
-    expect(await terminal.exited).toBe(0);
-    const shown = terminal.shown();
-    expect(shown).toContain('\r\x1b[2Kqueued behind 1 call (build_player running) (1 s)');
-    expect(shown).toContain('\r\x1b[2Kqueued behind 1 call (build_player running) (2 s)');
-    expect(readFileSync(out, 'utf8')).toContain('"scene": "SampleScene"');
-  }, 30_000);
+  it.skipIf(!hasScript)(
+    `says what a queued call waits behind, and its clock ticks every second between the editor's updates${needsScript}`,
+    async () => {
+      const workspace = createWorkspace();
+      // A heartbeat every 5 s: without a clock of its own, the line would say "(0 s)" until then.
+      await startSandbox(workspace, ['--build-seconds', '4']);
+      new TetherProcess(['call', 'build_player', '--args', '{"target":"WebGL"}', '--project', workspace.project], env(workspace));
+      await expect.poll(() => executedTools(workspace), { timeout: 10_000 }).toContain('build_player');
+      const out = join(dirname(workspace.home), 'hierarchy.json');
+      const terminal = onTerminal(
+        ['call', 'get_hierarchy', '--args', '{"depth":1}', '--project', workspace.project],
+        env(workspace),
+        join(dirname(workspace.home), 'call.log'),
+        `> ${shellQuote(out)}`,
+      );
+      expect(await terminal.exited).toBe(0);
+      const shown = terminal.shown();
+      expect(shown).toContain('\r\x1b[2Kqueued behind 1 call (build_player running) (1 s)');
+      expect(shown).toContain('\r\x1b[2Kqueued behind 1 call (build_player running) (2 s)');
+      expect(readFileSync(out, 'utf8')).toContain('"scene": "SampleScene"');
+    },
+    30_000,
+  );
 });
 
 describe('--help', () => {

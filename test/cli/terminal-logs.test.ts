@@ -24,7 +24,10 @@ describe('log lines in a terminal', () => {
     const terminal = onTerminal(['sandbox', '--project', workspace.project, '--log-level', 'info'], workspace.env, terminalLog(workspace, 'sandbox.log'));
     await expect.poll(terminal.shown, { timeout: 15_000 }).toContain(`Sandbox editor ready on 127.0.0.1:`);
     const lines = terminal.lines();
-    expect(lines.some((line) => /^\d\d:\d\d:\d\d INFO {2}sandbox: sandbox editor ready {2}port=\d+ generation=1 tools=\d+$/.test(line)), lines.join('\n')).toBe(true);
+    expect(
+      lines.some((line) => /^\d\d:\d\d:\d\d INFO {2}sandbox: sandbox editor ready {2}port=\d+ generation=1 tools=\d+$/.test(line)),
+      lines.join('\n'),
+    ).toBe(true);
     expect(lines.filter((line) => JSON_LOG_LINE.test(line) || line.startsWith('{"event"'))).toEqual([]);
   });
 
@@ -49,7 +52,9 @@ describe('log lines in a terminal', () => {
     expect(pretty.stderrLines.filter((line) => JSON_LOG_LINE.test(line))).toEqual([]);
     await pretty.stop();
     // The log file keeps JSON whatever the terminal gets.
-    const logged = readFileSync(join(workspace.home, 'logs', 'sandbox.log'), 'utf8').trim().split('\n');
+    const logged = readFileSync(join(workspace.home, 'logs', 'sandbox.log'), 'utf8')
+      .trim()
+      .split('\n');
     expect(logged.filter((line) => line.includes('sandbox editor ready')).map((line) => (JSON.parse(line) as { generation: number }).generation)).toEqual([1, 1]);
 
     const unknown = await runToExit(process.execPath, [TETHER_BIN, 'sandbox', '--project', workspace.project], { env: { ...workspace.env, TETHER_LOG_FORMAT: 'xml' } });
@@ -75,7 +80,9 @@ describe('log lines in a terminal', () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
     const mcp = new TetherProcess(['mcp', '--project', workspace.project, '--log-format', 'pretty', '--log-level', 'info'], workspace.env, { stdin: 'pipe' });
-    mcp.child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+    mcp.child.stdin!.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
+    );
     await mcp.waitForLine((line) => line.includes('"id":1'));
     mcp.child.stdin!.end();
     expect(await mcp.exited).toBe(0);
@@ -83,19 +90,23 @@ describe('log lines in a terminal', () => {
     expect(mcp.stderrLines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d INFO {2}mcp: shutting down {2}why="stdin closed"$/));
   });
 
-  it.skipIf(!hasScript)(`npm start on a terminal: how to connect once, a short line per reload instead of the JSON ready line again, and Enter shows how to connect again${needsScript}`, async () => {
-    const workspace = createWorkspace();
-    const terminal = onTerminal(['start', '--port', '0'], workspace.env, terminalLog(workspace, 'start.log'));
-    await expect.poll(terminal.shown, { timeout: 20_000 }).toContain('Press Enter to show this again, Ctrl+C to stop.');
-    const project = join(workspace.home, 'projects', 'sample-project');
-    // compile_scripts reloads the editor's domain (3 s by default).
-    const compiled = await runToExit(process.execPath, [TETHER_BIN, 'call', 'compile_scripts', '--project', project, '--wait-ms', '20000'], { env: workspace.env, timeoutMs: 25_000 });
-    expect(compiled.code, compiled.stderr).toBe(0);
-    await expect.poll(terminal.lines, { timeout: 15_000 }).toContainEqual(expect.stringMatching(/^Sandbox editor reloaded in \d+\.\d s \(scripts compiled\)\.$/));
-    expect(terminal.shown()).not.toContain('"event":"ready"');
-    expect(terminal.shown().match(/Press Enter to show this again/g)).toHaveLength(1);
-    terminal.type('\n');
-    await expect.poll(() => terminal.shown().match(/Press Enter to show this again/g)?.length ?? 0, { timeout: 5_000 }).toBe(2);
-    expect(terminal.shown().match(/Tether HTTP endpoint: +http/g)).toHaveLength(2);
-  }, 45_000);
+  it.skipIf(!hasScript)(
+    `npm start on a terminal: how to connect once, a short line per reload instead of the JSON ready line again, and Enter shows how to connect again${needsScript}`,
+    async () => {
+      const workspace = createWorkspace();
+      const terminal = onTerminal(['start', '--port', '0'], workspace.env, terminalLog(workspace, 'start.log'));
+      await expect.poll(terminal.shown, { timeout: 20_000 }).toContain('Press Enter to show this again, Ctrl+C to stop.');
+      const project = join(workspace.home, 'projects', 'sample-project');
+      // compile_scripts reloads the editor's domain (3 s by default).
+      const compiled = await runToExit(process.execPath, [TETHER_BIN, 'call', 'compile_scripts', '--project', project, '--wait-ms', '20000'], { env: workspace.env, timeoutMs: 25_000 });
+      expect(compiled.code, compiled.stderr).toBe(0);
+      await expect.poll(terminal.lines, { timeout: 15_000 }).toContainEqual(expect.stringMatching(/^Sandbox editor reloaded in \d+\.\d s \(scripts compiled\)\.$/));
+      expect(terminal.shown()).not.toContain('"event":"ready"');
+      expect(terminal.shown().match(/Press Enter to show this again/g)).toHaveLength(1);
+      terminal.type('\n');
+      await expect.poll(() => terminal.shown().match(/Press Enter to show this again/g)?.length ?? 0, { timeout: 5_000 }).toBe(2);
+      expect(terminal.shown().match(/Tether HTTP endpoint: +http/g)).toHaveLength(2);
+    },
+    45_000,
+  );
 });

@@ -40,7 +40,10 @@ async function startHost(make: (options: HostOptions) => Host = (options) => new
   const recordsDir = join(root, 'hosts');
   const host = make({ kind: 'test', name: 'SDK host', version: '1.0.0', projectPath: project, recordsDir, ...options });
   await host.start();
-  cleanups.push(() => rmSync(root, { recursive: true, force: true }), () => host.close());
+  cleanups.push(
+    () => rmSync(root, { recursive: true, force: true }),
+    () => host.close(),
+  );
   return { host, project, recordsDir };
 }
 
@@ -101,11 +104,13 @@ describe('conformance suite against SDK hosts', () => {
   });
 
   it('passes every check a JavaScript kit makes possible (no reload tool: the reload checks skip)', async () => {
-    const report = await run(await startHost((options) => {
-      const host = new Host(options);
-      addKit(host);
-      return host;
-    }));
+    const report = await run(
+      await startHost((options) => {
+        const host = new Host(options);
+        addKit(host);
+        return host;
+      }),
+    );
     const failed = report.results.filter((r) => r.status === 'failed').map(formatResult);
     expect(failed, failed.join('\n')).toEqual([]);
     expect(byStatus(report, 'skipped')).toEqual(CHECKS.filter((c) => c.needs?.includes(KIT.reload)).map((c) => c.id));
@@ -139,7 +144,7 @@ describe('conformance suite against SDK hosts', () => {
 
   // Needs an address besides loopback to try the port on.
   const hasNetwork = Object.values(networkInterfaces()).some((entries) => entries?.some((entry) => entry.family === 'IPv4' && !entry.internal));
-  it.skipIf(!hasNetwork)('fails the loopback check on a host whose port answers on the machine\'s other addresses', async () => {
+  it.skipIf(!hasNetwork)("fails the loopback check on a host whose port answers on the machine's other addresses", async () => {
     const subject = await startHost();
     // Every interface in front of the host, as a host listening on 0.0.0.0 would be; its record names that port.
     const sockets = new Set<Socket>();

@@ -18,7 +18,9 @@ declare const sessionStorage: { getItem(key: string): string | null };
 
 const CHROMIUM = process.env.TETHER_CHROMIUM ?? '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
-const needsChromium = hasChromium ? '' : ` (skipped: no Chromium at ${CHROMIUM}; install it with \`sudo apt-get install chromium\` on Debian or Ubuntu, or set TETHER_CHROMIUM to a Chromium or Chrome binary)`;
+const needsChromium = hasChromium
+  ? ''
+  : ` (skipped: no Chromium at ${CHROMIUM}; install it with \`sudo apt-get install chromium\` on Debian or Ubuntu, or set TETHER_CHROMIUM to a Chromium or Chrome binary)`;
 
 let browser: Browser | undefined;
 
@@ -141,7 +143,11 @@ describe('the dashboard in a browser', () => {
     // From the logged-in page itself: its secret, its cookie, its origin — but a made-up call.
     const own = await page.evaluate(async () => {
       const secret = sessionStorage.getItem('tether-dashboard-secret') ?? '';
-      const response = await fetch('/dashboard/cancel', { method: 'POST', headers: { 'content-type': 'application/json', 'x-tether-dashboard': secret }, body: JSON.stringify({ project: '/nowhere', callId: 'c' }) });
+      const response = await fetch('/dashboard/cancel', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-tether-dashboard': secret },
+        body: JSON.stringify({ project: '/nowhere', callId: 'c' }),
+      });
       return response.status;
     });
     expect(own).toBe(404);
@@ -149,7 +155,8 @@ describe('the dashboard in a browser', () => {
     const cookies = await page.context().cookies(`${origin}/dashboard/events`);
     const cookie = cookies.map((c) => `${c.name}=${c.value}`).join('; ');
     expect(cookies.find((c) => c.name === 'tether_dashboard')).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/dashboard' });
-    const cancel = (headers: Record<string, string>) => fetch(`${origin}/dashboard/cancel`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ project: workspace.project, callId: 'c' }) });
+    const cancel = (headers: Record<string, string>) =>
+      fetch(`${origin}/dashboard/cancel`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ project: workspace.project, callId: 'c' }) });
     expect((await cancel({ origin: 'http://127.0.0.1:1', cookie, 'x-tether-dashboard': secret })).status).toBe(403);
     expect((await cancel({ origin: 'https://evil.example', cookie, 'x-tether-dashboard': secret })).status).toBe(403);
     expect((await cancel({ origin, 'x-tether-dashboard': secret })).status).toBe(401);

@@ -58,7 +58,7 @@ describe('listHostRecords', () => {
     expect(seen).toEqual([{ path, field: 'startedAt', reason: expect.any(String), message: 'host record not understood (protocol.md §12), so skipped' }]);
   });
 
-  it('never follows a symbolic link, even to a private record of this user\'s', () => {
+  it("never follows a symbolic link, even to a private record of this user's", () => {
     const { workspace, dir } = withRealRecord();
     const elsewhere = join(workspace.home, 'elsewhere');
     mkdirSync(elsewhere, { mode: 0o700 });

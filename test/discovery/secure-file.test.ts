@@ -38,7 +38,7 @@ describe('whyNotPrivate', () => {
     expect(whyNotPrivate({ uid: me, mode: 0o40700 }, OPEN_TO_OTHERS, me)).toBeUndefined();
   });
 
-  it('says which user owns a file that is not this user\'s, whatever its mode', () => {
+  it("says which user owns a file that is not this user's, whatever its mode", () => {
     expect(whyNotPrivate({ uid: 1001, mode: 0o100600 }, OPEN_TO_OTHERS, me)).toBe('it belongs to another user (uid 1001; this process runs as uid 1000)');
     expect(whyNotPrivate({ uid: 0, mode: 0o100600 }, 0, me)).toMatch(/another user \(uid 0;/);
   });
@@ -64,7 +64,7 @@ describe('ensurePrivateDir', () => {
     expect(mode(join(dir, '..'))).toBe(0o700);
   });
 
-  it('tightens a directory of this user\'s that others may use to 0700', () => {
+  it("tightens a directory of this user's that others may use to 0700", () => {
     const dir = home();
     chmodSync(dir, 0o775);
     ensurePrivateDir(dir);
@@ -78,7 +78,7 @@ describe('ensurePrivateDir', () => {
     expect(mode(join(hosts, 'a.json'))).toBe(0o600);
   });
 
-  it('never narrows a shared (sticky) directory such as /tmp, even one of this user\'s', () => {
+  it("never narrows a shared (sticky) directory such as /tmp, even one of this user's", () => {
     const shared = join(home(), 'shared');
     mkdirSync(shared);
     chmodSync(shared, 0o1777);

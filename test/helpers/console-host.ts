@@ -18,8 +18,7 @@ export function consoleHostDll(): string {
   const found = frameworks.map((tfm) => join(RELEASE_DIR, tfm, DLL_NAME)).find((dll) => existsSync(dll));
   if (found) return found;
   throw new Error(
-    `The C# console host is not built: no ${join(RELEASE_DIR, '<tfm>', DLL_NAME)}. ` +
-      'Run `npm run test:unity` (npm test runs it before vitest; it needs the .NET SDK), then run these tests again.',
+    `The C# console host is not built: no ${join(RELEASE_DIR, '<tfm>', DLL_NAME)}. ` + 'Run `npm run test:unity` (npm test runs it before vitest; it needs the .NET SDK), then run these tests again.',
   );
 }
 

@@ -25,10 +25,7 @@ export async function connectMcp(
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client(
-    options.clientInfo ?? { name: 'tether-test', version: '1.0.0' },
-    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: options.mode ?? 'legacy' } },
-  );
+  const client = new Client(options.clientInfo ?? { name: 'tether-test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: options.mode ?? 'legacy' } });
   const session: McpSession = {
     client,
     transport,

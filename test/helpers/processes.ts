@@ -144,10 +144,7 @@ export class SandboxProcess extends TetherProcess {
 
 /** Starts `tether sandbox` on the workspace's project with fast defaults for tests. */
 export async function startSandbox(workspace: Workspace, extra: string[] = []): Promise<{ sandbox: SandboxProcess; ready: SandboxReady }> {
-  const sandbox = new SandboxProcess(
-    ['sandbox', '--project', workspace.project, '--build-seconds', '2', '--reload-ms', '300', '--compile-ms', '100', '--test-ms', '50', ...extra],
-    workspace.env,
-  );
+  const sandbox = new SandboxProcess(['sandbox', '--project', workspace.project, '--build-seconds', '2', '--reload-ms', '300', '--compile-ms', '100', '--test-ms', '50', ...extra], workspace.env);
   const ready = await sandbox.ready();
   return { sandbox, ready };
 }

@@ -28,4 +28,3 @@ export async function blockFromAgent(workspace: Workspace): Promise<{ mcp: McpSe
   const call = report!.editors[0]!.calls.find((c) => c.tool === 'tether_conformance_block')!;
   return { mcp, callId: call.callId, report: report! };
 }
-

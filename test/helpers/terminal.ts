@@ -41,8 +41,11 @@ export function onTerminal(args: string[], env: NodeJS.ProcessEnv, log: string, 
   return {
     child,
     shown,
-    // eslint-disable-next-line no-control-regex
-    lines: () => shown().split(/\r?\n/).map((line) => (line.split(/\r|\x1b\[2K/).at(-1) ?? '').replace(/\x1b\[\d+m/g, '')),
+    lines: () =>
+      shown()
+        .split(/\r?\n/)
+        // eslint-disable-next-line no-control-regex
+        .map((line) => (line.split(/\r|\x1b\[2K/).at(-1) ?? '').replace(/\x1b\[\d+m/g, '')),
     exited,
     type: (text) => child.stdin!.write(text),
     stop: () => stopChild(child),

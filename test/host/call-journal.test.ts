@@ -50,7 +50,7 @@ describe('CallJournal', () => {
     expect(journal.get('durable')?.state).toBe('completed');
   });
 
-  it('keeps the budget\'s age order across prunes, a pruned callId used again counting as new', () => {
+  it("keeps the budget's age order across prunes, a pruned callId used again counting as new", () => {
     const journal = new CallJournal(new MemoryJournalStore(), 1_000, 10_000);
     journal.save(finishedReadOnly('a', { finishedAt: 0 }));
     journal.save(finishedReadOnly('b', { finishedAt: 1_000 }));

@@ -34,12 +34,14 @@ async function gatedHost(policy: 'attach' | 'reject' | 'allow', heartbeatMs = 5_
   cleanups.push(() => host.close());
   const a = await connectToHost({ port: host.port!, token: host.token });
   const b = await connectToHost({ port: host.port!, token: host.token });
-  cleanups.push(() => a.rpc.close(), () => b.rpc.close());
+  cleanups.push(
+    () => a.rpc.close(),
+    () => b.rpc.close(),
+  );
   return { host, a: a.rpc, b: b.rpc, runs: () => runs, release: () => gates.shift()?.() };
 }
 
-const start = (rpc: Awaited<ReturnType<typeof gatedHost>>['a'], callId: string, target = 'linux') =>
-  rpc.request<CallStartResult>(METHODS.callStart, { callId, tool: 'build', arguments: { target } });
+const start = (rpc: Awaited<ReturnType<typeof gatedHost>>['a'], callId: string, target = 'linux') => rpc.request<CallStartResult>(METHODS.callStart, { callId, tool: 'build', arguments: { target } });
 
 /**
  * "one" from connection a runs; the identical "two" from b attaches to it. Each promise holds
@@ -127,9 +129,7 @@ describe('identical calls in flight', () => {
     await h.b.request(METHODS.callCancel, { callId: 'two' });
     expect(await second).toMatchObject({ code: 'CANCELLED', data: { shared: true } });
     // A client back after a dropped connection asks how its call stands: it stands withdrawn.
-    const reattached = await h.b
-      .request(METHODS.callStart, { callId: 'two', tool: 'build', arguments: { target: 'linux' }, attachOnly: true })
-      .catch((e: TetherError) => e);
+    const reattached = await h.b.request(METHODS.callStart, { callId: 'two', tool: 'build', arguments: { target: 'linux' }, attachOnly: true }).catch((e: TetherError) => e);
     expect(reattached).toMatchObject({ code: 'CANCELLED', data: { callId: 'two', shared: true } });
     // So the other requester's cancel is the last one, and it stops the build.
     await h.a.request(METHODS.callCancel, { callId: 'one' });

@@ -98,7 +98,7 @@ function messagesOf(peer: Stranger): Array<{ id: unknown; result?: unknown; erro
 }
 
 describe('what a client says it reads', () => {
-  it('is at least the handshake\'s 64 KiB (under it, not every error fits): less is refused, naming the field, and the host serves on', async () => {
+  it("is at least the handshake's 64 KiB (under it, not every error fits): less is refused, naming the field, and the host serves on", async () => {
     const host = await startHost();
     const peer = await stranger(host.port as number);
     const hello = { jsonrpc: '2.0' as const, id: 1, method: METHODS.hello, params: { token: host.token, protocolVersion: PROTOCOL_VERSION, client: { name: 'tiny' }, limits: { maxFrameBytes: 10 } } };
@@ -114,7 +114,7 @@ describe('what a client says it reads', () => {
 });
 
 describe('the proof handshake', () => {
-  it('a client proves it knows the token without sending it and checks the host\'s proof; the same proof again is refused', async () => {
+  it("a client proves it knows the token without sending it and checks the host's proof; the same proof again is refused", async () => {
     const host = await startHost();
     const nonce = newNonce();
     const proof = { nonce, mac: clientProof(host.token, nonce) };

@@ -133,9 +133,7 @@ describe('host/status and the agent of a call', () => {
 
   it('gives the agent to the tool, and refuses a malformed one', async () => {
     const seen = deferred<unknown>();
-    const host = await startHost((h) =>
-      h.tool({ name: 'who', description: 'Who', input: z.object({}), handler: (_args, context) => (seen.resolve(context.agent), 'ok') }),
-    );
+    const host = await startHost((h) => h.tool({ name: 'who', description: 'Who', input: z.object({}), handler: (_args, context) => (seen.resolve(context.agent), 'ok') }));
     const session = await connect(host, 'test');
     await session.rpc.request(METHODS.callStart, { callId: 'w1', tool: 'who', agent: AGENT });
     expect(await seen.promise).toEqual(AGENT);

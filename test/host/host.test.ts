@@ -85,11 +85,19 @@ describe('Host', () => {
     expect(again).toMatchObject({ code: 'TOOL_FAILED', data: { callId: 'b-1', replayed: true } });
   });
 
-  it('refuses a result MCP clients cannot read as the tool\'s failure, naming what is wrong; passes content types it does not know', async () => {
+  it("refuses a result MCP clients cannot read as the tool's failure, naming what is wrong; passes content types it does not know", async () => {
     const host = await startHost((h) =>
-      h
-        .tool({ name: 'bad_image', description: 'An image without its type', handler: () => ({ content: [{ type: 'image', data: 'AAAA' }] }) as never })
-        .tool({ name: 'sound', description: 'Audio', handler: () => ({ content: [{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }, { type: 'future_kind', x: 1 }] }) as never }),
+      h.tool({ name: 'bad_image', description: 'An image without its type', handler: () => ({ content: [{ type: 'image', data: 'AAAA' }] }) as never }).tool({
+        name: 'sound',
+        description: 'Audio',
+        handler: () =>
+          ({
+            content: [
+              { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
+              { type: 'future_kind', x: 1 },
+            ],
+          }) as never,
+      }),
     );
     const { rpc } = await connect(host);
     const refused = await rpc.request(METHODS.callStart, { callId: 'i-1', tool: 'bad_image' }).catch((error: TetherError) => error);
@@ -99,11 +107,17 @@ describe('Host', () => {
     expect(sound.result.content).toHaveLength(2);
   });
 
-  it('holds a successful result to the tool\'s output schema, as MCP clients do, and says the tool ran', async () => {
+  it("holds a successful result to the tool's output schema, as MCP clients do, and says the tool ran", async () => {
     const output = z.object({ count: z.int() });
     const host = await startHost((h) =>
       h
-        .tool({ name: 'count', description: 'Counts', input: z.object({ as: z.string() }), output, handler: ({ as }) => (as === 'number' ? { count: 3 } : as === 'text' ? 'three' : { count: 'three' }) })
+        .tool({
+          name: 'count',
+          description: 'Counts',
+          input: z.object({ as: z.string() }),
+          output,
+          handler: ({ as }) => (as === 'number' ? { count: 3 } : as === 'text' ? 'three' : { count: 'three' }),
+        })
         .tool({ name: 'fails', description: 'Fails its own way', output, handler: () => ({ content: [{ type: 'text', text: 'no scene open' }], isError: true }) }),
     );
     const { rpc } = await connect(host);
@@ -156,7 +170,7 @@ describe('Host', () => {
     };
     expect(refusal(() => host.tool({ name: 'spawn', description: 'Again', handler: () => 'ok' }))).toContain('already added (removeTool it first to replace it)');
     expect(refusal(() => host.tool({ name: 'my tool!', description: 'Spaces', handler: () => 'ok' }))).toContain('1 to 128 letters, digits');
-    expect(refusal(() => host.tool({ name: 'shout', description: 'A string', input: z.string() as never, handler: () => 'ok' }))).toContain('its input must be an object\'s schema');
+    expect(refusal(() => host.tool({ name: 'shout', description: 'A string', input: z.string() as never, handler: () => 'ok' }))).toContain("its input must be an object's schema");
     expect(refusal(() => host.tool({ name: 'idle', description: 'No handler' } as never))).toContain('it has no handler function');
     // zod 3 would be taken for a JSON Schema, and refused as "not an object" when it is one.
     expect(refusal(() => host.tool({ name: 'legacy', description: 'zod 3', input: z3.object({ a: z3.string() }) as never, handler: () => 'ok' }))).toContain(
@@ -189,7 +203,9 @@ describe('Host', () => {
     mkdirSync(join(home, 'folder'));
     expect(await start(join(home, 'folder'))).toMatchObject({
       code: 'INTERNAL_ERROR',
-      message: expect.stringMatching(/could not open its journal .*folder \(.*EISDIR.*\), so it did not start: without it, a call it ran before could run again\. Give the journal a file's path, not a folder's, then start it again\./),
+      message: expect.stringMatching(
+        /could not open its journal .*folder \(.*EISDIR.*\), so it did not start: without it, a call it ran before could run again\. Give the journal a file's path, not a folder's, then start it again\./,
+      ),
       data: { journalPath: join(home, 'folder') },
     });
     writeFileSync(join(home, 'file'), 'not a folder');
@@ -200,10 +216,9 @@ describe('Host', () => {
 
   it('keeps finished read-only calls within their memory budget, oldest forgotten first, every result delivered whole', async () => {
     let runs = 0;
-    const host = await startHost(
-      (h) => h.tool({ name: 'look', description: 'Reads 40 KB', annotations: { readOnlyHint: true }, handler: () => `${++runs}`.padEnd(40_000, '.') }),
-      { readOnlyBudgetBytes: 100_000 },
-    );
+    const host = await startHost((h) => h.tool({ name: 'look', description: 'Reads 40 KB', annotations: { readOnlyHint: true }, handler: () => `${++runs}`.padEnd(40_000, '.') }), {
+      readOnlyBudgetBytes: 100_000,
+    });
     const { rpc } = await connect(host);
     type Started = { replayed: boolean; result: { content: Array<{ text: string }> } };
     for (const callId of ['r1', 'r2', 'r3']) {
@@ -433,9 +448,7 @@ describe('Host', () => {
   });
 
   it('sends heartbeats while a call is silent', async () => {
-    const host = await startHost((h) =>
-      h.tool({ name: 'slow', description: 'Slow', handler: () => new Promise((resolve) => setTimeout(() => resolve('done'), 450)) }),
-    );
+    const host = await startHost((h) => h.tool({ name: 'slow', description: 'Slow', handler: () => new Promise((resolve) => setTimeout(() => resolve('done'), 450)) }));
     const beats: unknown[] = [];
     const session = await connectToHost({
       port: host.port as number,
@@ -449,8 +462,8 @@ describe('Host', () => {
 
   it('tells a call queued behind another so at once, not at the first heartbeat', async () => {
     let finish!: () => void;
-    const host = await startHost((h) =>
-      h.tool({ name: 'hold', description: 'Runs until released', input: z.object({ tag: z.string() }), handler: () => new Promise<string>((resolve) => (finish = () => resolve('done'))) }),
+    const host = await startHost(
+      (h) => h.tool({ name: 'hold', description: 'Runs until released', input: z.object({ tag: z.string() }), handler: () => new Promise<string>((resolve) => (finish = () => resolve('done'))) }),
       { heartbeatMs: 60_000 },
     );
     const notices: Array<{ callId: string; state: string; heartbeat: boolean }> = [];
@@ -486,7 +499,7 @@ describe('Host', () => {
 });
 
 describe('frame limits', () => {
-  it('sends a result as large as the client announced it reads, beyond the host\'s own read limit', async () => {
+  it("sends a result as large as the client announced it reads, beyond the host's own read limit", async () => {
     const home = mkdtempSync(join(tmpdir(), 'tether-host-'));
     const host = new Host({ kind: 'test', name: 'Test', version: '1.0.0', projectPath: home, recordsDir: join(home, 'hosts'), limits: { maxFrameBytes: 10_000 } });
     host.tool({ name: 'big', description: 'A large result', annotations: { readOnlyHint: true }, handler: () => 'x'.repeat(100_000) });
@@ -522,7 +535,10 @@ describe('frame limits', () => {
     );
     const narrow = await connectToHost({ port: host.port as number, token: host.token, limits: { maxFrameBytes: 65_536 } });
     const roomy = await connectToHost({ port: host.port as number, token: host.token, limits: { maxFrameBytes: 1024 * 1024 } });
-    cleanups.push(() => roomy.rpc.close(), () => narrow.rpc.close());
+    cleanups.push(
+      () => roomy.rpc.close(),
+      () => narrow.rpc.close(),
+    );
     const heard: number[] = [];
     roomy.rpc.onNotification(METHODS.callProgress, (params) => void heard.push((params as { message?: string }).message?.length ?? 0));
     const first = narrow.rpc.request<{ result: { content: Array<{ text: string }> } }>(METHODS.callStart, { callId: 'chat-1', tool: 'chatty' });
@@ -549,7 +565,10 @@ describe('journal durability', () => {
     const { rpc } = await connect(host);
     await rpc.request(METHODS.callStart, { callId: 'r1', tool: 'look' });
     await rpc.request(METHODS.callStart, { callId: 'w1', tool: 'touch' });
-    const lines = readFileSync(journalPath, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { callId: string; state: string });
+    const lines = readFileSync(journalPath, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { callId: string; state: string });
     expect(lines.map((l) => `${l.callId}:${l.state}`)).toEqual(['w1:queued', 'w1:running', 'w1:completed']);
     // The read-only call is still replayed by callId while the host lives.
     expect(await rpc.request(METHODS.callStart, { callId: 'r1', tool: 'look' })).toMatchObject({ replayed: true });
@@ -574,7 +593,12 @@ describe('refusals', () => {
     const replies: Array<{ id: number; error?: { data: { code: string } } }> = [];
     socket.on('data', (chunk: Buffer) => replies.push(...decoder.push(chunk).map((b) => JSON.parse(Buffer.from(b).toString()) as never)));
     await new Promise((resolve) => socket.once('close', resolve));
-    expect(replies).toEqual([expect.objectContaining({ id: 1, error: expect.objectContaining({ message: expect.stringContaining('with a proof of the token in the host\'s record'), data: expect.objectContaining({ code: 'HANDSHAKE_REQUIRED' }) }) })]);
+    expect(replies).toEqual([
+      expect.objectContaining({
+        id: 1,
+        error: expect.objectContaining({ message: expect.stringContaining("with a proof of the token in the host's record"), data: expect.objectContaining({ code: 'HANDSHAKE_REQUIRED' }) }),
+      }),
+    ]);
     expect(runs).toBe(0);
   });
 });

@@ -15,7 +15,10 @@ function pair(): [RpcConnection, RpcConnection] {
   const [a, b] = createLinkedPair();
   const client = new RpcConnection(a).start();
   const server = new RpcConnection(b).start();
-  cleanups.push(() => client.close(), () => server.close());
+  cleanups.push(
+    () => client.close(),
+    () => server.close(),
+  );
   return [client, server];
 }
 

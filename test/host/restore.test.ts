@@ -15,7 +15,11 @@ afterEach(async () => {
 });
 
 const observer = (id: string): CallObserver => ({ id, progress: () => undefined, log: () => undefined });
-const outcome = (call: Promise<unknown>) => call.then(() => 'completed', (e: { code?: string }) => e.code);
+const outcome = (call: Promise<unknown>) =>
+  call.then(
+    () => 'completed',
+    (e: { code?: string }) => e.code,
+  );
 
 /**
  * Lives of one editor over one journal, as across domain reloads. Each life's "build" tool
@@ -29,7 +33,16 @@ function editor() {
   const release = () => gates.splice(0).forEach((open) => open());
   // Calls queued before a reload start at once in the next life unless a grace is given (its own tests below).
   const life = async (label: string, watch: string[] = [], requeueGraceMs = 0) => {
-    const host: Host = new Host({ kind: 'test', name: 'T', version: '1', projectPath: home, recordsDir: join(home, 'hosts'), advertise: false, journalPath: join(home, 'journal.jsonl'), requeueGraceMs });
+    const host: Host = new Host({
+      kind: 'test',
+      name: 'T',
+      version: '1',
+      projectPath: home,
+      recordsDir: join(home, 'hosts'),
+      advertise: false,
+      journalPath: join(home, 'journal.jsonl'),
+      requeueGraceMs,
+    });
     const seen: Array<Record<string, CallState>> = [];
     host.tool({
       name: 'build',
@@ -51,7 +64,7 @@ function editor() {
 }
 
 describe('restoring the journal after a reload', () => {
-  it('has a re-queued call\'s aliases back before it starts, so they run with it', async () => {
+  it("has a re-queued call's aliases back before it starts, so they run with it", async () => {
     const e = editor();
     const a = await e.life('A');
     void a.build('blocker', 'other');
@@ -68,7 +81,7 @@ describe('restoring the journal after a reload', () => {
     await expect.poll(() => b.host.calls.status('AL').state).toBe('completed');
   });
 
-  it('remembers a withdrawal: the last requester\'s cancel after the reload cancels the call, which never runs', async () => {
+  it("remembers a withdrawal: the last requester's cancel after the reload cancels the call, which never runs", async () => {
     const e = editor();
     const a = await e.life('A');
     void a.build('blocker1', 'one');

@@ -146,7 +146,9 @@ export function descriptors(pid: number): number {
 
 /** A process's soft limit on open descriptors (Linux). */
 export function descriptorLimit(pid: number | 'self'): number {
-  const line = readFileSync(`/proc/${pid}/limits`, 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+  const line = readFileSync(`/proc/${pid}/limits`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('Max open files'));
   return Number(/\d+/.exec(line?.slice('Max open files'.length) ?? '')?.[0] ?? Number.POSITIVE_INFINITY);
 }
 
@@ -170,7 +172,15 @@ export function askOnNewConnection(served: Served, headers: Record<string, strin
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent: false, timeout: 10_000, headers: { ...headers, connection: 'close', 'content-length': Buffer.byteLength(payload) } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        agent: false,
+        timeout: 10_000,
+        headers: { ...headers, connection: 'close', 'content-length': Buffer.byteLength(payload) },
+      },
       (res) => {
         let text = '';
         res.on('data', (chunk: Buffer) => (text += chunk.toString()));

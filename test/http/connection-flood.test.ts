@@ -102,7 +102,10 @@ describe.skipIf(process.platform !== 'linux')('tether serve, flooded by stranger
     expect(stream.status).toBe(200);
     let streamEnded = false;
     const reader = stream.body!.getReader();
-    void reader.closed.then(() => (streamEnded = true), () => (streamEnded = true));
+    void reader.closed.then(
+      () => (streamEnded = true),
+      () => (streamEnded = true),
+    );
 
     const { client } = await connectHttp(served);
     let progress = 0;

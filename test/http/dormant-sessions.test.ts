@@ -32,7 +32,7 @@ async function awakeSessions(served: Served): Promise<number> {
 /** What the client answers test_elicitation's question with. */
 const ADA = { username: 'ada', email: 'ada@example.com' };
 
-const text = (result: unknown): string => ((result as { content: Array<{ text: string }> }).content[0]?.text ?? '');
+const text = (result: unknown): string => (result as { content: Array<{ text: string }> }).content[0]?.text ?? '';
 
 describe('dormant sessions', () => {
   it('sleeps when idle and wakes on the next request, with the client it had: capabilities, tools, log level', async () => {

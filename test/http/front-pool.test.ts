@@ -21,7 +21,10 @@ afterEach(async () => {
 function pool(options: { spareFronts: number; idleFrontMs: number }): FrontPool {
   const home = mkdtempSync(join(tmpdir(), 'tether-fronts-'));
   const fronts = new FrontPool({ home, project: join(home, 'default'), ...options });
-  cleanups.push(() => rmSync(home, { recursive: true, force: true }), () => fronts.close());
+  cleanups.push(
+    () => rmSync(home, { recursive: true, force: true }),
+    () => fronts.close(),
+  );
   return fronts;
 }
 

@@ -73,7 +73,6 @@ async function within<T>(promise: Promise<T>, ms: number, message: () => string)
   }
 }
 
-
 const skipNote = NODE22 ? '' : ` (skipped: ${NODE22_MISSING})`;
 
 describe('the official MCP conformance suite against tether serve', () => {

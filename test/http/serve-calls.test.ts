@@ -84,7 +84,7 @@ describe('calls over tether serve', () => {
     if (entry.state === 'completed') expect(entry.result!.content[0]!.text).toBe('User response: action=decline, content={}');
   });
 
-  it('asks a client that does not listen on a GET stream on its call\'s own stream', async () => {
+  it("asks a client that does not listen on a GET stream on its call's own stream", async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace, ['--conformance-fixtures']);
     const served = await serve(workspace);

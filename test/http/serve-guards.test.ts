@@ -74,8 +74,7 @@ describe('tether serve guards', () => {
     const served = await startServe(createWorkspace(), ['--allowed-origin', 'https://ide.example:8443']);
     const page = 'https://ide.example:8443';
     const asked = 'authorization, content-type, mcp-protocol-version, mcp-session-id';
-    const preflight = (origin: string) =>
-      fetch(served.url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': asked } });
+    const preflight = (origin: string) => fetch(served.url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': asked } });
     // A browser sends no credentials with a preflight: it is answered on Host and Origin alone.
     const allowed = await preflight(page);
     expect(allowed.status).toBe(204);
@@ -175,7 +174,15 @@ describe('tether serve guards', () => {
     const statusWith = (hostLines: string[]): Promise<string> =>
       new Promise((resolve, reject) => {
         const socket = connect({ host: hostname, port: Number(port) }, () => {
-          const head = [`POST /mcp HTTP/1.1`, ...hostLines.map((h) => `Host: ${h}`), `Authorization: Bearer ${served.token}`, 'Content-Type: application/json', 'Accept: application/json, text/event-stream', `Content-Length: ${Buffer.byteLength(initialize)}`, 'Connection: close'];
+          const head = [
+            `POST /mcp HTTP/1.1`,
+            ...hostLines.map((h) => `Host: ${h}`),
+            `Authorization: Bearer ${served.token}`,
+            'Content-Type: application/json',
+            'Accept: application/json, text/event-stream',
+            `Content-Length: ${Buffer.byteLength(initialize)}`,
+            'Connection: close',
+          ];
           socket.end(`${head.join('\r\n')}\r\n\r\n${initialize}`);
         });
         let answer = '';

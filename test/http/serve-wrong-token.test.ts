@@ -32,7 +32,11 @@ describe('a wrong bearer token', () => {
   it('is answered with an RFC 6750 invalid_token challenge that says where the token is, and no OAuth metadata', async () => {
     const workspace = createWorkspace();
     const served = await startServe(workspace);
-    const answer = await fetch(served.url, { method: 'POST', headers: { authorization: 'Bearer wrong', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: initialize });
+    const answer = await fetch(served.url, {
+      method: 'POST',
+      headers: { authorization: 'Bearer wrong', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: initialize,
+    });
     expect(answer.status).toBe(401);
     const challenge = answer.headers.get('www-authenticate') ?? '';
     expect(challenge).toMatch(/^Bearer realm="tether", error="invalid_token", error_description="[^"\\]*\$TETHER_HOME\/serve\.json[^"\\]*"$/);
@@ -50,7 +54,10 @@ describe('a wrong bearer token', () => {
     const served = await startServe(workspace);
     const target = ['--method', 'tools/list', '--transport', 'http', '--server-url', served.url, '--header', 'Authorization: Bearer wrong'];
     // --stored-auth-only: the Inspector's mode for scripts; MCP_AUTO_OPEN_ENABLED: as if a person were there to sign in.
-    for (const [flags, env] of [[['--stored-auth-only'], {}], [[], { MCP_AUTO_OPEN_ENABLED: 'true', BROWSER: 'false' }]] as const) {
+    for (const [flags, env] of [
+      [['--stored-auth-only'], {}],
+      [[], { MCP_AUTO_OPEN_ENABLED: 'true', BROWSER: 'false' }],
+    ] as const) {
       const run = await runToExit(NODE22!, [INSPECTOR, '--cli', '--format', 'json', ...flags, ...target], { cwd: REPO_ROOT, env: inspectorEnv(workspace, env), timeoutMs: 25_000 });
       expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(3); // the Inspector's "authentication required"
       // --format json: the failure is one JSON line, on stderr beside the Inspector's notices.

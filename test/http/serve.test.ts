@@ -25,7 +25,9 @@ async function connect(served: Served, headers: Record<string, string> = {}): Pr
 
 function executions(workspace: Workspace): number {
   try {
-    return readFileSync(join(workspace.project, 'Library', 'Tether', 'executions.jsonl'), 'utf8').split('\n').filter(Boolean).length;
+    return readFileSync(join(workspace.project, 'Library', 'Tether', 'executions.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean).length;
   } catch {
     return 0;
   }
@@ -50,7 +52,9 @@ describe('tether serve', () => {
     const url = new URL(served.url);
     const badHost = await new Promise<number>((resolve, reject) => {
       import('node:http').then(({ request }) => {
-        const req = request({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: { ...auth, host: 'evil.example', 'content-type': 'application/json' } }, (res) => resolve(res.statusCode ?? 0));
+        const req = request({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: { ...auth, host: 'evil.example', 'content-type': 'application/json' } }, (res) =>
+          resolve(res.statusCode ?? 0),
+        );
         req.on('error', reject);
         req.end(callTool);
       }, reject);
@@ -149,11 +153,22 @@ describe('tether serve', () => {
     const served = await serve(workspace, ['--interactive-sessions', '2', '--session-recency-floor-ms', '0']);
     const busy = await connect(served);
     const building = busy.callTool({ name: 'build_player', arguments: {} }, { onprogress: () => undefined });
-    await expect.poll(async () => (await (await fetch(served.url.replace('/mcp', '/metrics'), { headers: { authorization: `Bearer ${served.token}` } })).text()).match(/tether_calls_in_flight (\d+)/)?.[1]).toBe('1');
+    await expect
+      .poll(async () => (await (await fetch(served.url.replace('/mcp', '/metrics'), { headers: { authorization: `Bearer ${served.token}` } })).text()).match(/tether_calls_in_flight (\d+)/)?.[1])
+      .toBe('1');
     const idle = await connect(served);
     await idle.listTools();
     await connect(served); // third: over capacity; the idle one goes, the busy (pinned) one stays
-    await expect.poll(async () => (await idle.listTools().then(() => 'alive', (e: Error) => e.message)).toString()).toMatch(/404|not known|Session/i);
+    await expect
+      .poll(async () =>
+        (
+          await idle.listTools().then(
+            () => 'alive',
+            (e: Error) => e.message,
+          )
+        ).toString(),
+      )
+      .toMatch(/404|not known|Session/i);
     expect((await building).isError).toBeFalsy();
   });
 
@@ -162,7 +177,10 @@ describe('tether serve', () => {
     const served = await serve(workspace, ['--session-idle-ms', '400']);
     // Not listening on a GET stream, as a script's client: listening is not being idle (below).
     const { client } = await connectHttp(served, { listening: false });
-    const metrics = async () => (await (await fetch(served.url.replace('/mcp', '/metrics'), { headers: { authorization: `Bearer ${served.token}` } })).text()).match(/tether_sessions\{pool="interactive"\} (\d+)|tether_session_evictions_total\{pool="interactive",reason="idle"\} (\d+)/g);
+    const metrics = async () =>
+      (await (await fetch(served.url.replace('/mcp', '/metrics'), { headers: { authorization: `Bearer ${served.token}` } })).text()).match(
+        /tether_sessions\{pool="interactive"\} (\d+)|tether_session_evictions_total\{pool="interactive",reason="idle"\} (\d+)/g,
+      );
     // Counted as reaped for idleness (proof that it existed, whenever the reaper came), and gone.
     await expect.poll(metrics, { timeout: 5_000 }).toEqual(['tether_sessions{pool="interactive"} 0', 'tether_session_evictions_total{pool="interactive",reason="idle"} 1']);
     await expect(client.listTools()).rejects.toThrow();
@@ -185,7 +203,10 @@ describe('tether serve', () => {
     await opened;
     // A script's session, opened after it and never used again: once it is reaped, the IDE's was due too.
     await openRawSession(served);
-    const reapedForIdleness = async () => (await (await fetch(served.url.replace('/mcp', '/metrics'), { headers: { authorization: `Bearer ${served.token}` } })).text()).match(/tether_session_evictions_total\{pool="interactive",reason="idle"\} (\d+)/)?.[1];
+    const reapedForIdleness = async () =>
+      (await (await fetch(served.url.replace('/mcp', '/metrics'), { headers: { authorization: `Bearer ${served.token}` } })).text()).match(
+        /tether_session_evictions_total\{pool="interactive",reason="idle"\} (\d+)/,
+      )?.[1];
     await expect.poll(reapedForIdleness).toBe('1');
     expect((await ide.listTools()).tools.map((t) => t.name)).toContain('tether_status');
     await ide.close();
@@ -215,7 +236,17 @@ describe('tether serve', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
-    const record = { instanceId: 'away', pid: process.pid, port, host: '127.0.0.1', token: 'unused', projectPath: workspace.project, kind: 'sandbox', protocolVersion: 1, startedAt: new Date().toISOString() };
+    const record = {
+      instanceId: 'away',
+      pid: process.pid,
+      port,
+      host: '127.0.0.1',
+      token: 'unused',
+      projectPath: workspace.project,
+      kind: 'sandbox',
+      protocolVersion: 1,
+      startedAt: new Date().toISOString(),
+    };
     writeHostRecord(record, join(workspace.home, 'hosts'));
     const served = await serve(workspace, ['--wait-ms', '0']);
     const client = await connect(served);

@@ -107,9 +107,7 @@ describe('a session evicted while a task it started runs', () => {
     const gone = await post(starter, { id: 'list', method: 'tools/list' });
     expect(gone.status).toBe(404);
     expect(gone.body.error?.message).toContain('Tasks it started run on: a new session can follow each with tasks/get and its task id.');
-    await expect
-      .poll(async () => (await post(follower, { id: 'get', method: 'tasks/get', params: { taskId } })).body.result?.status)
-      .toBe('completed');
+    await expect.poll(async () => (await post(follower, { id: 'get', method: 'tasks/get', params: { taskId } })).body.result?.status).toBe('completed');
     expect(buildLog(workspace)).toEqual([expect.objectContaining({ status: 'succeeded' })]);
   });
 });

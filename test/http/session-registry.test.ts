@@ -584,7 +584,15 @@ interface ModelEntry {
 
 const ID_COUNT = 5;
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { arbitrary: fc.record({ kind: fc.constant('put' as const), id: fc.nat(ID_COUNT - 1), pool: fc.constantFrom<Pools>('interactive', 'ephemeral'), mode: fc.constantFrom<Mode>('instant', 'deferred', 'deferred', 'throw', 'reject') }), weight: 5 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('put' as const),
+      id: fc.nat(ID_COUNT - 1),
+      pool: fc.constantFrom<Pools>('interactive', 'ephemeral'),
+      mode: fc.constantFrom<Mode>('instant', 'deferred', 'deferred', 'throw', 'reject'),
+    }),
+    weight: 5,
+  },
   { arbitrary: fc.record({ kind: fc.constant('get' as const), id: fc.nat(ID_COUNT - 1) }), weight: 3 },
   { arbitrary: fc.record({ kind: fc.constant('pin' as const), id: fc.nat(ID_COUNT - 1) }), weight: 3 },
   { arbitrary: fc.record({ kind: fc.constant('unpin' as const), index: fc.nat(20) }), weight: 3 },

@@ -23,11 +23,7 @@ const PRIMING = 'id: 1\nretry: 1000\ndata: \n\n';
  */
 async function serveOpenStream(contentType: string): Promise<{ headBeforeTimerTick: boolean; writes: number }> {
   const listener = webRequestListener(
-    () =>
-      new Response(
-        new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(new TextEncoder().encode(PRIMING)) }),
-        { headers: { 'content-type': contentType } },
-      ),
+    () => new Response(new ReadableStream<Uint8Array>({ start: (controller) => controller.enqueue(new TextEncoder().encode(PRIMING)) }), { headers: { 'content-type': contentType } }),
     () => new Response(null, { status: 500 }),
   );
   let headFirst: boolean | undefined;

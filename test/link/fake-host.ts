@@ -11,16 +11,7 @@ import { join } from 'node:path';
 import { hostProof } from '../../src/discovery/host-proof.js';
 import { writeHostRecord, type HostRecord } from '../../src/discovery/host-record.js';
 import type { HostLink, LinkState } from '../../src/link/host-link.js';
-import {
-  DEFAULT_LIMITS,
-  FrameDecoder,
-  PROTOCOL_VERSION,
-  encodeFrame,
-  frameBytes,
-  type HelloResult,
-  type Message,
-  type RequestMessage,
-} from '../../src/protocol/index.js';
+import { DEFAULT_LIMITS, FrameDecoder, PROTOCOL_VERSION, encodeFrame, frameBytes, type HelloResult, type Message, type RequestMessage } from '../../src/protocol/index.js';
 
 /** A fresh temporary folder, removed by the returned cleanup. */
 export function tempDir(prefix: string): { dir: string; remove: () => void } {

@@ -206,7 +206,17 @@ async function startBehindProxy(): Promise<{ life: Life; proxy: TcpProxy; link: 
   const proxy = await new TcpProxy(life.host.port as number).start();
   cleanups.push(() => proxy.close());
   writeHostRecord(
-    { instanceId: ws.identity.instanceId, pid: process.pid, port: proxy.port, host: '127.0.0.1', token: ws.identity.token, projectPath: ws.projectPath, kind: 'test', protocolVersion: 1, startedAt: new Date().toISOString() },
+    {
+      instanceId: ws.identity.instanceId,
+      pid: process.pid,
+      port: proxy.port,
+      host: '127.0.0.1',
+      token: ws.identity.token,
+      projectPath: ws.projectPath,
+      kind: 'test',
+      protocolVersion: 1,
+      startedAt: new Date().toISOString(),
+    },
     ws.recordsDir,
   );
   return { life, proxy, link: await startLink(ws) };
@@ -332,13 +342,16 @@ describe('runHostCall across a blip (the host keeps running)', () => {
     cleanups.push(remove);
     let cancels = 0;
     // An editor not ours: it answers calls/cancel with the code Tether uses for a closed connection.
-    const fake = await new FakeHost(join(dir, 'project'), FakeHost.answerHello((message, connection) => {
-      if (!isRequest(message)) return;
-      if (message.method === 'calls/cancel') {
-        cancels++;
-        connection.send({ jsonrpc: '2.0', id: message.id, error: { code: -32006, message: 'No such call here.' } });
-      } else if (message.method === 'calls/status') connection.send({ jsonrpc: '2.0', id: message.id, result: { state: 'running' } });
-    })).start();
+    const fake = await new FakeHost(
+      join(dir, 'project'),
+      FakeHost.answerHello((message, connection) => {
+        if (!isRequest(message)) return;
+        if (message.method === 'calls/cancel') {
+          cancels++;
+          connection.send({ jsonrpc: '2.0', id: message.id, error: { code: -32006, message: 'No such call here.' } });
+        } else if (message.method === 'calls/status') connection.send({ jsonrpc: '2.0', id: message.id, result: { state: 'running' } });
+      }),
+    ).start();
     cleanups.push(() => fake.close());
     fake.writeRecord(join(dir, 'hosts'));
     const link = await startLink({ recordsDir: join(dir, 'hosts'), projectPath: join(dir, 'project') });

@@ -88,9 +88,7 @@ const NO_RETRY = { backoff: { initialMs: 120_000, maxMs: 120_000 }, pollMs: 120_
 describe('HostLink against a real Host', () => {
   it('connects via the host record: connecting → authenticated, and request() works', async () => {
     const ws = workspace();
-    const host = await startHost(ws, {}, (h) =>
-      h.tool({ name: 'add', description: 'Adds', input: z.object({ a: z.number(), b: z.number() }), handler: ({ a, b }) => ({ sum: a + b }) }),
-    );
+    const host = await startHost(ws, {}, (h) => h.tool({ name: 'add', description: 'Adds', input: z.object({ a: z.number(), b: z.number() }), handler: ({ a, b }) => ({ sum: a + b }) }));
     const link = makeLink(ws);
     const states = recordStates(link);
     expect(link.state).toBe('idle');
@@ -164,7 +162,7 @@ describe('HostLink against a real Host', () => {
     await expect(link.request(METHODS.toolsList, undefined, 500)).resolves.toEqual({ tools: [] });
   });
 
-  it('without --project, stays with the project of the first editor it reached: another project\'s editor is never taken for it', async () => {
+  it("without --project, stays with the project of the first editor it reached: another project's editor is never taken for it", async () => {
     const a = workspace();
     const b = { recordsDir: a.recordsDir, projectPath: join(a.projectPath, '..', 'other') };
     mkdirSync(b.projectPath);
@@ -265,7 +263,9 @@ describe('HostLink against a real Host', () => {
       message: expect.stringContaining('agent-b'),
     });
     expect(bye.message).toMatch(/evicted/);
-    expect(bye.message).toContain('close the other client or raise the host\'s connection limit, then restart this one (or the editor). To use several agents at once, connect them through one "tether serve"');
+    expect(bye.message).toContain(
+      'close the other client or raise the host\'s connection limit, then restart this one (or the editor). To use several agents at once, connect them through one "tether serve"',
+    );
     const { error, failure } = await within(aLost, 1_000, "link A 'lost'");
     expect(error?.code).toBe('EVICTED');
     expect(failure?.code).toBe('EVICTED');
@@ -312,7 +312,7 @@ function startByeWithHelloFake(ws: Parameters<typeof startFake>[0], bye: Record<
 }
 
 describe('HostLink against hand-made hosts', () => {
-  it('names the field a host\'s handshake answer gets wrong, for whoever implements the host', async () => {
+  it("names the field a host's handshake answer gets wrong, for whoever implements the host", async () => {
     const ws = workspace();
     const fake = await startFake(ws, (message, connection, host) => {
       if (!isRequest(message) || message.method !== 'tether/hello') return;
@@ -546,7 +546,9 @@ describe('HostLink: bye bookkeeping and record changes (defects found)', () => {
     const states = recordStates(link);
     const accepted = fake.nextConnection();
     link.start();
-    await (await accepted).closed;
+    await (
+      await accepted
+    ).closed;
     await within(
       new Promise<void>((resolve) => {
         const check = (): void => void ((link.state === 'lost' || link.state === 'reloading') && resolve());
@@ -567,7 +569,9 @@ describe('HostLink: bye bookkeeping and record changes (defects found)', () => {
     const link = makeLink(ws, NO_RETRY);
     const accepted = fake.nextConnection();
     link.start();
-    await (await accepted).closed;
+    await (
+      await accepted
+    ).closed;
     await within(waitForState(link, 'lost'), 1_000, 'lost');
     expect(link.lastFailure?.message).toBe(bye.message);
   });
@@ -610,7 +614,7 @@ describe('HostLink: bye bookkeeping and record changes (defects found)', () => {
   });
 });
 
-describe('HostLink and a program that holds the editor\'s port', () => {
+describe("HostLink and a program that holds the editor's port", () => {
   it('does not take an "evicted" from it, sent before any handshake, as the editor\'s: the editor back is connected', async () => {
     const ws = workspace();
     const instanceId = `editor-${randomUUID()}`;

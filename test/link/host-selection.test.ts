@@ -144,7 +144,17 @@ describe('selectHost (over records read from a real hosts folder)', () => {
     const { recordsDir, projects } = setup();
     advertise(recordsDir, 'alive', join(projects, 'alive'), '2024-01-01T00:00:00.000Z');
     writeHostRecord(
-      { instanceId: 'dead', pid: 2 ** 22 + 12_345, port: 1, host: '127.0.0.1', token: 'x', projectPath: join(projects, 'dead'), kind: 'sandbox', protocolVersion: 1, startedAt: '2024-01-02T00:00:00.000Z' },
+      {
+        instanceId: 'dead',
+        pid: 2 ** 22 + 12_345,
+        port: 1,
+        host: '127.0.0.1',
+        token: 'x',
+        projectPath: join(projects, 'dead'),
+        kind: 'sandbox',
+        protocolVersion: 1,
+        startedAt: '2024-01-02T00:00:00.000Z',
+      },
       recordsDir,
     );
     expect(selectHost(listHostRecords(recordsDir), { cwd: '/' }).instanceId).toBe('alive');

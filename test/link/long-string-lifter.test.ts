@@ -36,10 +36,26 @@ describe('liftLongStrings', () => {
 
   it('lifts strings full of escapes, quotes, backslashes, control characters and non-ASCII text', () => {
     const text = `say "hi" \\ C:\\Users\\ana \u0001\t\n é ✓ 😀 \u2028 `.repeat(500);
-    const body = encode(JSON.stringify({ result: { content: [{ type: 'text', text }, { type: 'text', text: 'short' }] } }));
+    const body = encode(
+      JSON.stringify({
+        result: {
+          content: [
+            { type: 'text', text },
+            { type: 'text', text: 'short' },
+          ],
+        },
+      }),
+    );
     const cut = liftLongStrings(body, 1000)!;
     expect(cut.text.length).toBeLessThan(300);
-    expect(cut.lifted.materialize(JSON.parse(cut.text))).toEqual({ result: { content: [{ type: 'text', text }, { type: 'text', text: 'short' }] } });
+    expect(cut.lifted.materialize(JSON.parse(cut.text))).toEqual({
+      result: {
+        content: [
+          { type: 'text', text },
+          { type: 'text', text: 'short' },
+        ],
+      },
+    });
   });
 
   it('never lifts a literal that is not valid JSON: raw control characters, bad escapes, bad UTF-8, no closing quote', () => {

@@ -33,7 +33,14 @@ function startHost(workspace: Workspace): Promise<Host> {
       name: 'unordered',
       description: 'A result whose keys are not in the SDK schema order, with an image.',
       input: z.object({}),
-      handler: () => ({ structuredContent: { b: 1, a: 2 }, content: [{ text: 'first', type: 'text' }, { mimeType: 'image/png', data: 'iVBORw0KGgo=', type: 'image' }] }) as never,
+      handler: () =>
+        ({
+          structuredContent: { b: 1, a: 2 },
+          content: [
+            { text: 'first', type: 'text' },
+            { mimeType: 'image/png', data: 'iVBORw0KGgo=', type: 'image' },
+          ],
+        }) as never,
     })
     .tool({ name: 'own_error', description: 'Returns isError itself.', input: z.object({}), handler: () => ({ content: [{ type: 'text', text: 'it went wrong' }], isError: true }) })
     .tool({
@@ -74,7 +81,11 @@ function startHost(workspace: Workspace): Promise<Host> {
 class RawMcp {
   readonly process: TetherProcess;
   constructor(workspace: Workspace, fastPath: boolean) {
-    this.process = new TetherProcess(['mcp', '--project', workspace.project, '--wait-ms', '300', '--log-level', 'info'], { ...workspace.env, TETHER_FAST_PATH: fastPath ? '1' : '0' }, { stdin: 'pipe' });
+    this.process = new TetherProcess(
+      ['mcp', '--project', workspace.project, '--wait-ms', '300', '--log-level', 'info'],
+      { ...workspace.env, TETHER_FAST_PATH: fastPath ? '1' : '0' },
+      { stdin: 'pipe' },
+    );
   }
   send(message: object): void {
     this.process.child.stdin!.write(`${JSON.stringify(message)}\n`);
@@ -95,7 +106,9 @@ function responseId(line: string): unknown {
 
 /** Random per call (callIds in error data) or per process; everything else must match byte for byte. */
 function normalized(lines: string[]): string[] {
-  return lines.map((line) => (line.length > 100_000 ? `sha256:${createHash('sha256').update(line).digest('hex')}` : line.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'UUID')));
+  return lines.map((line) =>
+    line.length > 100_000 ? `sha256:${createHash('sha256').update(line).digest('hex')}` : line.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'UUID'),
+  );
 }
 
 const LEGACY_INIT = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'differential', version: '1.0.0' } } };
@@ -188,7 +201,11 @@ describe('the 2026 era stays with the SDK', () => {
     mkdirSync(join(workspace.home, 'hosts'), { recursive: true });
     const host = await startHost(workspace);
     try {
-      const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'differential', version: '1.0.0' } };
+      const envelope = {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': {},
+        'io.modelcontextprotocol/clientInfo': { name: 'differential', version: '1.0.0' },
+      };
       const outputs: string[][] = [];
       for (const fastPath of [true, false]) {
         const mcp = new RawMcp(workspace, fastPath);

@@ -73,7 +73,7 @@ async function legacySession(front: Front): Promise<(method: string, params: Rec
 }
 
 describe('Front.attach', () => {
-  it('tells what is attached when the editor\'s tools change and names its agent in status, until it is detached', async () => {
+  it("tells what is attached when the editor's tools change and names its agent in status, until it is detached", async () => {
     let tools = [ECHO];
     const { front, connection } = await fakeEditor(() => tools);
     const firstList = deferred();
@@ -97,7 +97,7 @@ describe('Front.attach', () => {
 });
 
 describe('a tools/call that asks for a task', () => {
-  it('is answered with the task itself (no tool result fields), kept in the front\'s store, and tasks/result gives the call\'s result', async () => {
+  it("is answered with the task itself (no tool result fields), kept in the front's store, and tasks/result gives the call's result", async () => {
     const { front } = await fakeEditor(() => [ECHO]);
     front.start();
     const ask = await legacySession(front);
@@ -110,7 +110,7 @@ describe('a tools/call that asks for a task', () => {
     expect(result.result).toMatchObject({ content: [{ type: 'text', text: 'hello' }] });
   });
 
-  it('is refused by the SDK\'s own check when it names no tool (-32602), and starts no task', async () => {
+  it("is refused by the SDK's own check when it names no tool (-32602), and starts no task", async () => {
     const { front } = await fakeEditor(() => [ECHO]);
     front.start();
     const ask = await legacySession(front);

@@ -48,7 +48,7 @@ describe('Front.lookUpTool', () => {
   it('asks again when the editor goes away while listing its tools, instead of reporting no such tool', async () => {
     let toolLists = 0;
     const { home, project } = await fakeEditor((message, connection) => {
-        if (!isRequest(message)) return;
+      if (!isRequest(message)) return;
       const answer = (result: unknown): void => connection.send({ jsonrpc: '2.0', id: message.id, result });
       if (message.method === 'tools/list') {
         // The editor crashes while it is asked for its first list (the chaos test's seed
@@ -57,7 +57,7 @@ describe('Front.lookUpTool', () => {
         else answer({ tools: [BUILD] });
       } else if (message.method === 'resources/list') answer({ resources: [] });
       else if (message.method === 'resources/templates/list') answer({ resourceTemplates: [] });
-        else if (message.method === 'prompts/list') answer({ prompts: [] });
+      else if (message.method === 'prompts/list') answer({ prompts: [] });
     });
     const front = new Front({ home, project, waitMs: 10_000 }).start();
     cleanups.push(() => front.close());
@@ -67,7 +67,7 @@ describe('Front.lookUpTool', () => {
 });
 
 describe('the MCP lists on a first run', () => {
-  it('wait for the editor\'s resources rather than answering with an empty list', async () => {
+  it("wait for the editor's resources rather than answering with an empty list", async () => {
     const release = deferred();
     const { home, project } = await fakeEditor((message, connection) => {
       if (!isRequest(message)) return;
@@ -95,12 +95,12 @@ describe('the MCP lists on a first run', () => {
 });
 
 describe('the MCP tool list', () => {
-  it('names each tool once (an editor tool that takes the name of Tether\'s own, or repeats another, is left out, and said so), leaves out one whose input is not an object, and fills in missing hints', async () => {
+  it("names each tool once (an editor tool that takes the name of Tether's own, or repeats another, is left out, and said so), leaves out one whose input is not an object, and fills in missing hints", async () => {
     const { home, project } = await fakeEditor((message, connection) => {
       if (!isRequest(message)) return;
       const answer = (result: unknown): void => connection.send({ jsonrpc: '2.0', id: message.id, result });
       // Without annotations and execution, as a host may send them (their defaults apply).
-      const impostor = { ...BUILD, name: 'tether_status', description: 'Not Tether\'s status' };
+      const impostor = { ...BUILD, name: 'tether_status', description: "Not Tether's status" };
       // An input schema that is not an object's: the SDK client would reject the whole list.
       const stringInput = { ...BUILD, name: 'shout', inputSchema: { type: 'string' } };
       if (message.method === 'tools/list') answer({ tools: [BUILD, impostor, { ...BUILD, description: 'A second build' }, stringInput] });
@@ -116,9 +116,9 @@ describe('the MCP tool list', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['build', 'tether_status']);
     expect(tools.find((t) => t.name === 'build')).toMatchObject({ description: 'Builds the player', annotations: {} });
-    expect(tools.find((t) => t.name === 'tether_status')?.description).not.toBe('Not Tether\'s status');
+    expect(tools.find((t) => t.name === 'tether_status')?.description).not.toBe("Not Tether's status");
     expect(warnings).toEqual([
-      { tool: 'tether_status', why: expect.stringContaining('Tether\'s own tool has that name') },
+      { tool: 'tether_status', why: expect.stringContaining("Tether's own tool has that name") },
       { tool: 'build', why: expect.stringContaining('a second tool named "build"') },
       { tool: 'shout', why: expect.stringContaining('its input schema is not of type "object"') },
     ]);

@@ -62,7 +62,6 @@ function expectPlayer(result: CallResult): void {
   expect(result.content.find((c) => c.type === 'text')?.text).toContain('"Player"');
 }
 
-
 const skipNote = NODE22 ? '' : ` (skipped: ${NODE22_MISSING})`;
 
 describe('the MCP Inspector CLI against tether mcp', () => {

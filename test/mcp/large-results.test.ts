@@ -29,7 +29,14 @@ async function startLargeResultHost(projectPath: string, home: string): Promise<
     name: 'big_mixed',
     description: 'Text and an image',
     annotations: { readOnlyHint: true },
-    handler: () => ({ content: [{ type: 'text', text: TEXT }, { type: 'image', data: IMAGE, mimeType: 'image/png' }, { type: 'text', text: 'tail' }] }) as never,
+    handler: () =>
+      ({
+        content: [
+          { type: 'text', text: TEXT },
+          { type: 'image', data: IMAGE, mimeType: 'image/png' },
+          { type: 'text', text: 'tail' },
+        ],
+      }) as never,
   });
   host.tool({
     name: 'big_structured',
@@ -52,16 +59,17 @@ describe('large results through tether mcp', () => {
     expect(text.content).toEqual([{ type: 'text', text: TEXT }]);
 
     const mixed = (await session.client.callTool({ name: 'big_mixed', arguments: {} })) as { content: unknown[] };
-    expect(mixed.content).toEqual([{ type: 'text', text: TEXT }, { type: 'image', data: IMAGE, mimeType: 'image/png' }, { type: 'text', text: 'tail' }]);
+    expect(mixed.content).toEqual([
+      { type: 'text', text: TEXT },
+      { type: 'image', data: IMAGE, mimeType: 'image/png' },
+      { type: 'text', text: 'tail' },
+    ]);
 
     const structured = (await session.client.callTool({ name: 'big_structured', arguments: {} })) as { structuredContent: unknown };
     expect(structured.structuredContent).toEqual({ log: TEXT, lines: 60_000 });
 
     // Concurrent large calls each get their own result.
-    const [a, b] = await Promise.all([
-      session.client.callTool({ name: 'big_text', arguments: {} }),
-      session.client.callTool({ name: 'big_mixed', arguments: {} }),
-    ]);
+    const [a, b] = await Promise.all([session.client.callTool({ name: 'big_text', arguments: {} }), session.client.callTool({ name: 'big_mixed', arguments: {} })]);
     expect((a as { content: unknown[] }).content).toEqual([{ type: 'text', text: TEXT }]);
     expect((b as { content: unknown[] }).content).toHaveLength(3);
     expect(session.stderr()).not.toMatch(/TETHERLIFTED/);

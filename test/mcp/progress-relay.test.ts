@@ -28,7 +28,7 @@ const update = (progress: number | undefined, heartbeat = false): CallProgress =
 });
 
 describe('ProgressRelay', () => {
-  it('passes the editor\'s figures through as they are, from 0, and moves a heartbeat on by a fraction only', () => {
+  it("passes the editor's figures through as they are, from 0, and moves a heartbeat on by a fraction only", () => {
     const sent: Array<Record<string, unknown>> = [];
     const relay = new ProgressRelay(context(sent), 60_000, () => 'waiting');
     for (const step of [update(0), update(1), update(1, true), update(1, true), update(2), update(6)]) relay.forward(step);

@@ -17,7 +17,10 @@ afterEach(async () => {
 
 function lines(path: string): unknown[] {
   try {
-    return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown);
+    return readFileSync(path, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as unknown);
   } catch {
     return [];
   }
@@ -134,7 +137,10 @@ describe('tether mcp over stdio', () => {
     const body = { gameObject: '/Player', component: 'Rigidbody' };
     expect(structured<{ type: string }>(await call('get_serialized_properties', { target: body })).type).toBe('Rigidbody');
     expect(structured<{ properties: Array<{ value: unknown }> }>(await call('set_serialized_properties', { target: body, properties: [{ path: 'm_Mass', value: 3 }] })).properties[0]?.value).toBe(3);
-    const batch = [{ tool: 'create_gameobject', arguments: { name: 'Batched' } }, { tool: 'add_component', arguments: { path: '/Batched', type: 'Light' } }];
+    const batch = [
+      { tool: 'create_gameobject', arguments: { name: 'Batched' } },
+      { tool: 'add_component', arguments: { path: '/Batched', type: 'Light' } },
+    ];
     expect(structured<{ steps: unknown[] }>(await call('batch', { steps: batch })).steps).toHaveLength(2);
     // Assets, materials and ScriptableObjects.
     expect(structured<{ assets: Array<{ path: string }> }>(await call('find_assets', { filter: 't:Material' })).assets.map((a) => a.path)).toContain('Assets/Materials/Ground.mat');
@@ -220,7 +226,7 @@ describe('tether mcp over stdio', () => {
     expect(updated).toEqual(['unity://scene/hierarchy', 'unity://console/log']);
   });
 
-  it('serves the editor\'s prompts, and calls an unknown prompt or resource the client\'s mistake', async () => {
+  it("serves the editor's prompts, and calls an unknown prompt or resource the client's mistake", async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
     const { client } = await connectMcp(workspace);

@@ -27,7 +27,10 @@ const BUILDING = /^Building \S+: \d+%$/;
 function buildLog(workspace: Workspace): Array<{ callId: string; status: string }> {
   try {
     const text = readFileSync(join(workspace.project, 'Library', 'Builds', 'build-log.jsonl'), 'utf8');
-    return text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { callId: string; status: string });
+    return text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { callId: string; status: string });
   } catch {
     return [];
   }
@@ -55,7 +58,12 @@ const TaskV1 = z.object({
   pollInterval: z.number().int().optional(),
 });
 const CreateTaskResultV1 = z.object({ task: TaskV1, _meta: z.record(z.string(), z.unknown()).optional() }).strict();
-const ToolResult = z.looseObject({ content: z.array(z.looseObject({ type: z.string() })), structuredContent: z.unknown().optional(), isError: z.boolean().optional(), _meta: z.record(z.string(), z.unknown()).optional() });
+const ToolResult = z.looseObject({
+  content: z.array(z.looseObject({ type: z.string() })),
+  structuredContent: z.unknown().optional(),
+  isError: z.boolean().optional(),
+  _meta: z.record(z.string(), z.unknown()).optional(),
+});
 const TaskList = z.object({ tasks: z.array(TaskV1), nextCursor: z.string().optional() });
 
 describe('2025-11-25 task-augmented tools/call', () => {

@@ -21,7 +21,11 @@ async function pair(): Promise<{ served: Socket; peer: Socket }> {
   const peer = connect((server.address() as { port: number }).port, '127.0.0.1');
   peer.pause();
   const [served] = (await once(server, 'connection')) as [Socket];
-  cleanups.push(() => server.close(), () => peer.destroy(), () => served.destroy());
+  cleanups.push(
+    () => server.close(),
+    () => peer.destroy(),
+    () => served.destroy(),
+  );
   return { served, peer };
 }
 
@@ -29,7 +33,7 @@ async function pair(): Promise<{ served: Socket; peer: Socket }> {
 const FLOOD = 'x'.repeat(32 * 1024 * 1024);
 
 describe('SocketByteStream', () => {
-  it('on a server\'s side, reads nothing more from a peer that leaves what it was sent unread, until it has read it', async () => {
+  it("on a server's side, reads nothing more from a peer that leaves what it was sent unread, until it has read it", async () => {
     const { served, peer } = await pair();
     const stream = new SocketByteStream(served, { readOnlyWhatPeerReads: true });
     stream.start({ data: () => undefined, close: () => undefined });
@@ -41,7 +45,7 @@ describe('SocketByteStream', () => {
     expect(served.isPaused()).toBe(false);
   });
 
-  it('on a client\'s side, keeps reading whatever it has left to send', async () => {
+  it("on a client's side, keeps reading whatever it has left to send", async () => {
     const { served } = await pair();
     const stream = new SocketByteStream(served);
     stream.start({ data: () => undefined, close: () => undefined });

@@ -22,7 +22,11 @@ function reorder(value: Json, seed: number): Json {
 function reverseKeys(value: Json): Json {
   if (Array.isArray(value)) return value.map(reverseKeys);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([key, child]) => [key, reverseKeys(child)])) as Json;
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([key, child]) => [key, reverseKeys(child)]),
+  ) as Json;
 }
 
 /** JSON values without "__proto__" keys (see the separate, known-failing test for those). */

@@ -110,16 +110,13 @@ describe('TetherError.fromWire with unknown codes', () => {
   // Regression: fromWire checks `named in ERROR_CODES`, which also matches inherited Object.prototype
   // members, so a peer-sent data.code of "constructor" (or "toString", "__proto__", ...) becomes
   // the error's code; its rpcCode is then a function and toWire() loses the numeric code.
-  it.each(['constructor', 'toString', 'hasOwnProperty', '__proto__'])(
-    'treats an inherited property name "%s" as an unknown string code',
-    (named) => {
-      const back = TetherError.fromWire({ code: -32603, message: 'm', data: { code: named } });
-      expect(ALL_CODES).toContain(back.code);
-      expect(back.code).toBe('INTERNAL_ERROR');
-      expect(typeof back.rpcCode).toBe('number');
-      expect(JSON.parse(JSON.stringify(back.toWire()))).toMatchObject({ code: -32603 });
-    },
-  );
+  it.each(['constructor', 'toString', 'hasOwnProperty', '__proto__'])('treats an inherited property name "%s" as an unknown string code', (named) => {
+    const back = TetherError.fromWire({ code: -32603, message: 'm', data: { code: named } });
+    expect(ALL_CODES).toContain(back.code);
+    expect(back.code).toBe('INTERNAL_ERROR');
+    expect(typeof back.rpcCode).toBe('number');
+    expect(JSON.parse(JSON.stringify(back.toWire()))).toMatchObject({ code: -32603 });
+  });
 });
 
 describe('TetherError.from and isTetherError', () => {

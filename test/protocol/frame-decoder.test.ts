@@ -119,41 +119,36 @@ describe('FrameDecoder: split and merged frames', () => {
       fc.record({ jsonrpc: fc.constant('2.0' as const), id: fc.nat(), result: json }),
     );
     fc.assert(
-      fc.property(
-        fc.array(messageArb, { maxLength: 6 }),
-        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 20 }),
-        fc.boolean(),
-        (messages, sizes, oneByte) => {
-          const encoded = messages.map((m) => {
-            const frame = frameBytes(encodeFrame(m, LIMITS.maxFrameBytes));
-            const bodyLength = new TextEncoder().encode(JSON.stringify(m)).length;
-            return { header: frame.subarray(0, frame.length - bodyLength), body: frame.subarray(frame.length - bodyLength) };
-          });
-          const stream = concat(encoded.flatMap(({ header, body }) => [header, body]));
-          const expected = encoded.map(({ body }) => body.join(','));
-          // Frame boundaries, as byte offsets in the stream.
-          const boundaries = new Set<number>([0]);
-          let offset = 0;
-          for (const { header, body } of encoded) boundaries.add((offset += header.length + body.length));
+      fc.property(fc.array(messageArb, { maxLength: 6 }), fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 20 }), fc.boolean(), (messages, sizes, oneByte) => {
+        const encoded = messages.map((m) => {
+          const frame = frameBytes(encodeFrame(m, LIMITS.maxFrameBytes));
+          const bodyLength = new TextEncoder().encode(JSON.stringify(m)).length;
+          return { header: frame.subarray(0, frame.length - bodyLength), body: frame.subarray(frame.length - bodyLength) };
+        });
+        const stream = concat(encoded.flatMap(({ header, body }) => [header, body]));
+        const expected = encoded.map(({ body }) => body.join(','));
+        // Frame boundaries, as byte offsets in the stream.
+        const boundaries = new Set<number>([0]);
+        let offset = 0;
+        for (const { header, body } of encoded) boundaries.add((offset += header.length + body.length));
 
-          const decoder = new FrameDecoder(LIMITS);
-          const got: string[] = [];
-          let position = 0;
-          let turn = 0;
-          const partialMismatches: number[] = [];
-          while (position < stream.length) {
-            const size = oneByte ? 1 : (sizes[turn++ % sizes.length] as number);
-            const chunk = stream.subarray(position, Math.min(stream.length, position + size));
-            position += chunk.length;
-            for (const body of decoder.push(chunk)) got.push(body.join(','));
-            // A frame is partial exactly when the bytes fed so far stop short of a frame boundary.
-            if (decoder.hasPartialFrame === boundaries.has(position)) partialMismatches.push(position);
-          }
-          expect(partialMismatches).toEqual([]);
-          expect(got).toEqual(expected);
-          expect(decoder.hasPartialFrame).toBe(false);
-        },
-      ),
+        const decoder = new FrameDecoder(LIMITS);
+        const got: string[] = [];
+        let position = 0;
+        let turn = 0;
+        const partialMismatches: number[] = [];
+        while (position < stream.length) {
+          const size = oneByte ? 1 : (sizes[turn++ % sizes.length] as number);
+          const chunk = stream.subarray(position, Math.min(stream.length, position + size));
+          position += chunk.length;
+          for (const body of decoder.push(chunk)) got.push(body.join(','));
+          // A frame is partial exactly when the bytes fed so far stop short of a frame boundary.
+          if (decoder.hasPartialFrame === boundaries.has(position)) partialMismatches.push(position);
+        }
+        expect(partialMismatches).toEqual([]);
+        expect(got).toEqual(expected);
+        expect(decoder.hasPartialFrame).toBe(false);
+      }),
       { numRuns: 200 },
     );
   });
@@ -171,10 +166,7 @@ describe('FrameDecoder: headers', () => {
 
   it('accepts and ignores extra headers, before or after Content-Length', () => {
     const decoder = new FrameDecoder(LIMITS);
-    const data = concat([
-      rawFrame('X-Trace: 42\r\nContent-Length: 2', '{}'),
-      rawFrame('Content-Length: 4\r\nX-Other: a:b:c', 'null'),
-    ]);
+    const data = concat([rawFrame('X-Trace: 42\r\nContent-Length: 2', '{}'), rawFrame('Content-Length: 4\r\nX-Other: a:b:c', 'null')]);
     expect(texts(decoder.push(data))).toEqual(['{}', 'null']);
   });
 

@@ -19,7 +19,10 @@ const anyText = fc.oneof(
 
 /** A string long enough to be sliced, repeated from any text. */
 const longText = fc
-  .tuple(anyText.filter((text) => text.length > 0), fc.integer({ min: 0, max: 3 }))
+  .tuple(
+    anyText.filter((text) => text.length > 0),
+    fc.integer({ min: 0, max: 3 }),
+  )
   .map(([text, extra]) => text.repeat(Math.ceil(LONG_STRING_CHARS / text.length)) + 'x'.repeat(extra));
 
 describe('jsonBody: the JSON of a value, long strings encoded in slices', () => {

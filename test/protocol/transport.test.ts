@@ -6,14 +6,7 @@ import { encodeFrame, frameBytes, type Frame } from '../../src/protocol/frame-en
 import { TetherError } from '../../src/protocol/errors.js';
 import { SocketByteStream } from '../../src/net/socket-stream.js';
 import type { Message, RequestId } from '../../src/protocol/messages.js';
-import {
-  FramedTransport,
-  createLinkedPair,
-  createLinkedStreams,
-  type ByteStream,
-  type Transport,
-  type TransportHandlers,
-} from '../../src/protocol/transport.js';
+import { FramedTransport, createLinkedPair, createLinkedStreams, type ByteStream, type Transport, type TransportHandlers } from '../../src/protocol/transport.js';
 
 const enc = new TextEncoder();
 
@@ -244,9 +237,7 @@ describe('FramedTransport: framing faults close the connection', () => {
   it('answers an invalid header with an id-null HEADER_INVALID error frame, then closes with that error', () => {
     const { stream, transport, rec } = setup();
     stream.feed('Content-Length: lots\r\n\r\n{}');
-    expect(stream.sent()).toEqual([
-      { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32004, data: { code: 'HEADER_INVALID' } }) },
-    ]);
+    expect(stream.sent()).toEqual([{ jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32004, data: { code: 'HEADER_INVALID' } }) }]);
     expect(rec.closes.map((error) => error?.code)).toEqual(['HEADER_INVALID']);
     expect(transport.closed).toBe(true);
   });
@@ -264,9 +255,7 @@ describe('FramedTransport: framing faults close the connection', () => {
     expect((await rec.closed)?.code).toBe('FRAME_TOO_LARGE');
     await rawClosedPromise;
     const bodies = new FrameDecoder({ maxFrameBytes: 1 << 20, maxHeaderBytes: 1024 }).push(concat(received));
-    expect(bodies.map((body) => JSON.parse(new TextDecoder().decode(body)))).toEqual([
-      { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32003 }) },
-    ]);
+    expect(bodies.map((body) => JSON.parse(new TextDecoder().decode(body)))).toEqual([{ jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32003 }) }]);
   });
 });
 
@@ -283,9 +272,7 @@ describe('FramedTransport: stalled frames', () => {
     expect(transport.closed).toBe(true);
     expect(rec.closes.map((error) => error?.code)).toEqual(['FRAME_TIMEOUT']);
     expect(rec.closes[0]!.data).toEqual({ frameTimeoutMs });
-    expect(stream.sent()).toEqual([
-      { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32005, data: { code: 'FRAME_TIMEOUT', frameTimeoutMs } }) },
-    ]);
+    expect(stream.sent()).toEqual([{ jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32005, data: { code: 'FRAME_TIMEOUT', frameTimeoutMs } }) }]);
     expect(stream.endCalls).toBe(1);
   });
 
@@ -295,7 +282,10 @@ describe('FramedTransport: stalled frames', () => {
       const { stream, rec } = setup({ frameTimeoutMs });
       stream.feed(partial);
       vi.advanceTimersByTime(frameTimeoutMs);
-      expect(rec.closes.map((error) => error?.code), JSON.stringify(partial)).toEqual(['FRAME_TIMEOUT']);
+      expect(
+        rec.closes.map((error) => error?.code),
+        JSON.stringify(partial),
+      ).toEqual(['FRAME_TIMEOUT']);
     }
   });
 
@@ -406,10 +396,7 @@ describe('FramedTransport: sending and closing', () => {
     // A socket counts UTF-8 natively; its frames must be the very frames of the portable count.
     const socket = new SocketByteStream(new Socket());
     const socketCount = (text: string): number => socket.utf8Length(text);
-    const anyText = fc.oneof(
-      fc.string({ unit: 'binary' }),
-      fc.string({ unit: fc.constantFrom('a', '"', '\\', '\n', '\u0000', 'é', '€', '😀', '\ud83d', '\ude00', '\u2028') }),
-    );
+    const anyText = fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: fc.constantFrom('a', '"', '\\', '\n', '\u0000', 'é', '€', '😀', '\ud83d', '\ude00', '\u2028') }));
     // Long enough, now and then, to take the path in parts (at 64 Ki UTF-16 units).
     const sized = fc.tuple(anyText, fc.integer({ min: 0, max: 70_000 })).map(([text, pad]) => (pad > 60_000 ? text + 'x'.repeat(pad) : text));
     fc.assert(
@@ -449,9 +436,7 @@ describe('FramedTransport: sending and closing', () => {
 
   it('send() throws FRAME_TOO_LARGE for an oversize message, writes nothing and stays open', () => {
     const { stream, transport, rec } = setup({ maxFrameBytes: 64 });
-    expect(() => transport.send({ jsonrpc: '2.0', method: 'big', params: { s: 'x'.repeat(100) } })).toThrow(
-      expect.objectContaining({ code: 'FRAME_TOO_LARGE' }),
-    );
+    expect(() => transport.send({ jsonrpc: '2.0', method: 'big', params: { s: 'x'.repeat(100) } })).toThrow(expect.objectContaining({ code: 'FRAME_TOO_LARGE' }));
     expect(stream.written).toEqual([]);
     expect(transport.closed).toBe(false);
     transport.send(ping);

@@ -95,7 +95,10 @@ describe('incident 3: a call interrupted by the editor going away was reported a
     // Queued behind the build, under a key, so that its callId (and its journal entry) is known.
     const callId = callIdForKey('spawn-behind-the-build');
     const abort = new AbortController();
-    const spawn = session.client.callTool({ name: 'create_gameobject', arguments: { name: 'NeverMade' }, _meta: { 'tether/idempotencyKey': 'spawn-behind-the-build' } }, { signal: abort.signal, timeout: 60_000 });
+    const spawn = session.client.callTool(
+      { name: 'create_gameobject', arguments: { name: 'NeverMade' }, _meta: { 'tether/idempotencyKey': 'spawn-behind-the-build' } },
+      { signal: abort.signal, timeout: 60_000 },
+    );
     await expect.poll(() => journalStates(workspace, callId)).toEqual(['queued']);
 
     await sandbox.kill(); // a crash: the spawn stays queued in the journal

@@ -40,14 +40,7 @@ export interface IncidentOneTiming {
  * still waiting gets that build's result.
  */
 export async function incidentOne(workspace: Workspace, t: IncidentOneTiming): Promise<void> {
-  const { ready } = await startSandbox(workspace, [
-    '--build-seconds',
-    String(t.buildMs / 1000),
-    '--frame-timeout-ms',
-    String(t.frameTimeoutMs),
-    '--heartbeat-ms',
-    String(t.heartbeatMs),
-  ]);
+  const { ready } = await startSandbox(workspace, ['--build-seconds', String(t.buildMs / 1000), '--frame-timeout-ms', String(t.frameTimeoutMs), '--heartbeat-ms', String(t.heartbeatMs)]);
   const proxy = await TcpProxy.start(ready.port);
   proxies.push(proxy);
   proxy.routeRecord(join(workspace.home, 'hosts'), ready.instanceId);

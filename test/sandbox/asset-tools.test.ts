@@ -86,7 +86,11 @@ describe('find_assets and get_asset_info', () => {
     const ground = (await callOk<{ asset: Details }>(workspace, 'get_asset_info', { path: 'Assets/Materials/Ground.mat' })).asset;
     expect(ground).toMatchObject({ guid: GROUND_GUID, type: 'Material', labels: ['Environment'], dependencies: ['Assets/Textures/Checker.png'] });
     expect(ground.size).toBe(readFileSync(onDisk('Assets/Materials/Ground.mat')).length);
-    expect((await callOk<{ asset: Details }>(workspace, 'get_asset_info', { guid: CHECKER_GUID.toUpperCase() })).asset).toMatchObject({ path: 'Assets/Textures/Checker.png', type: 'Texture2D', isFolder: false });
+    expect((await callOk<{ asset: Details }>(workspace, 'get_asset_info', { guid: CHECKER_GUID.toUpperCase() })).asset).toMatchObject({
+      path: 'Assets/Textures/Checker.png',
+      type: 'Texture2D',
+      isFolder: false,
+    });
     const folder = (await callOk<{ asset: Details }>(workspace, 'get_asset_info', { path: join(workspace.project, 'Assets', 'Scripts') })).asset;
     expect(folder).toMatchObject({ path: 'Assets/Scripts', type: 'DefaultAsset', isFolder: true, dependencies: [] });
     expect(folder.size).toBeGreaterThan(500);

@@ -54,7 +54,13 @@ describe('the batch rules', () => {
 
 describe('a batch whose rollback fails', () => {
   // In process: a real batch over two stand-in tools, and an undo target that cannot restore.
-  const stepTool = (name: string, run: () => unknown): SandboxTool => ({ name, description: name, input: z.object({}), annotations: { readOnlyHint: false }, run: () => run() as Record<string, unknown> });
+  const stepTool = (name: string, run: () => unknown): SandboxTool => ({
+    name,
+    description: name,
+    input: z.object({}),
+    annotations: { readOnlyHint: false },
+    run: () => run() as Record<string, unknown>,
+  });
   let state = 0;
   const tools = [
     stepTool('create_gameobject', () => ({ created: ++state })),
@@ -64,7 +70,12 @@ describe('a batch whose rollback fails', () => {
   ];
   const context = (cancelled: () => boolean): MainThreadContext =>
     ({
-      undo: new UndoHistory({ capture: () => state, restore: () => { throw new Error('disk full'); } }),
+      undo: new UndoHistory({
+        capture: () => state,
+        restore: () => {
+          throw new Error('disk full');
+        },
+      }),
       cancelled,
       progress: () => undefined,
     }) as unknown as MainThreadContext;
@@ -76,10 +87,18 @@ describe('a batch whose rollback fails', () => {
     }
     throw new Error('the batch did not fail');
   };
-  const steps = [{ tool: 'create_gameobject', arguments: {} }, { tool: 'add_component', arguments: {} }];
+  const steps = [
+    { tool: 'create_gameobject', arguments: {} },
+    { tool: 'add_component', arguments: {} },
+  ];
 
-  it('keeps the step\'s error and says the rollback\'s apart, claiming no rollback', () => {
-    const error = thrownBy(() => batchTool(() => tools).run({ steps }, context(() => false)));
+  it("keeps the step's error and says the rollback's apart, claiming no rollback", () => {
+    const error = thrownBy(() =>
+      batchTool(() => tools).run(
+        { steps },
+        context(() => false),
+      ),
+    );
     expect(error).toBeInstanceOf(TetherError);
     expect(error.code).toBe('NOT_FOUND');
     expect(error.message).toContain('steps[1] (add_component) failed: No GameObject at "/Nobody".');
@@ -89,7 +108,12 @@ describe('a batch whose rollback fails', () => {
 
   it('says so after a cancellation too', () => {
     let asked = 0;
-    const error = thrownBy(() => batchTool(() => tools).run({ steps }, context(() => ++asked > 1)));
+    const error = thrownBy(() =>
+      batchTool(() => tools).run(
+        { steps },
+        context(() => ++asked > 1),
+      ),
+    );
     expect(error.code).toBe('CANCELLED');
     expect(error.data).toMatchObject({ started: true, rolledBack: false, rollbackError: 'disk full' });
   });
@@ -128,7 +152,9 @@ describe('batch through tether call', () => {
     expect(undone).toContain('/Player');
 
     expect(await callOk(workspace, 'redo')).toEqual({ performed: 1, names: [result.undoGroup] });
-    expect(await callOk(workspace, 'get_serialized_properties', { target: { gameObject: '/Environment/Enemy (1)', component: 'Rigidbody' }, path: 'm_Mass' })).toMatchObject({ properties: [{ path: 'm_Mass', value: 5 }] });
+    expect(await callOk(workspace, 'get_serialized_properties', { target: { gameObject: '/Environment/Enemy (1)', component: 'Rigidbody' }, path: 'm_Mass' })).toMatchObject({
+      properties: [{ path: 'm_Mass', value: 5 }],
+    });
     // Named by the caller, a batch of read-only steps alone makes no undo step at all.
     expect(await callOk(workspace, 'batch', { steps: [{ tool: 'get_active_scene' }], name: 'Look around' })).toMatchObject({ undoGroup: 'Look around' });
     expect(await callOk(workspace, 'undo')).toEqual({ performed: 1, names: [result.undoGroup] });
@@ -158,7 +184,7 @@ describe('batch through tether call', () => {
     expect(await callOk(workspace, 'undo')).toEqual({ performed: 1, names: ['Create Before'] });
   });
 
-  it('checks every step before the first runs: a later step\'s arguments, an unknown tool, a refused tool', async () => {
+  it("checks every step before the first runs: a later step's arguments, an unknown tool, a refused tool", async () => {
     const badArguments = await callFails(
       workspace,
       'batch',
@@ -167,9 +193,29 @@ describe('batch through tether call', () => {
     );
     expect(badArguments).toContain('"steps.2.arguments.name"');
     expect(badArguments).toContain('No step ran');
-    const unknown = await callFails(workspace, 'batch', { steps: [{ tool: 'create_gameobject', arguments: { name: 'Early' } }, { tool: 'creat_gameobject', arguments: { name: 'X' } }] }, 'INVALID_ARGUMENTS');
+    const unknown = await callFails(
+      workspace,
+      'batch',
+      {
+        steps: [
+          { tool: 'create_gameobject', arguments: { name: 'Early' } },
+          { tool: 'creat_gameobject', arguments: { name: 'X' } },
+        ],
+      },
+      'INVALID_ARGUMENTS',
+    );
     expect(unknown).toContain('"steps.1.tool" names no tool of this editor: "creat_gameobject" (did you mean "create_gameobject"');
-    const refused = await callFails(workspace, 'batch', { steps: [{ tool: 'create_gameobject', arguments: { name: 'Early' } }, { tool: 'build_player', arguments: {} }] }, 'INVALID_ARGUMENTS');
+    const refused = await callFails(
+      workspace,
+      'batch',
+      {
+        steps: [
+          { tool: 'create_gameobject', arguments: { name: 'Early' } },
+          { tool: 'build_player', arguments: {} },
+        ],
+      },
+      'INVALID_ARGUMENTS',
+    );
     expect(refused).toContain('is build_player, which a batch does not run');
     expect(await paths(workspace)).not.toContain('/Early');
   });
@@ -185,7 +231,7 @@ describe('batch through an MCP client', () => {
     expect(batch?.outputSchema?.required).toEqual(['steps', 'undoGroup']);
   });
 
-  it('says in the error\'s data which step failed, how, and what the steps before it returned', async () => {
+  it("says in the error's data which step failed, how, and what the steps before it returned", async () => {
     const result = await mcp.client.callTool({
       name: 'batch',
       arguments: {

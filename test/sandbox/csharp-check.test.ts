@@ -111,7 +111,7 @@ describe('the C# checker', () => {
 
   it('reports unterminated strings, characters and comments where they start', () => {
     expect(problems('class A\n{\n    string s = "abc;\n}\n')).toContain('3,16 CS1010');
-    expect(problems('class A { char c = \'ab\'; char d = \'\'; }')).toEqual(['1,20 CS1012', '1,35 CS1011']);
+    expect(problems("class A { char c = 'ab'; char d = ''; }")).toEqual(['1,20 CS1012', '1,35 CS1011']);
     expect(problems('class A { string s = @"one\ntwo; }')).toContain('1,22 CS1039');
     expect(problems('class A { }\n/* never closed\n')).toEqual(['2,1 CS1035']);
     expect(problems('class A { string s = $"a {b} }"; }')).toEqual(['1,30 CS8086']);
@@ -144,7 +144,7 @@ describe('the C# checker', () => {
     expect(problems(deep)).toEqual(['1,1 CS8078']);
   });
 
-  it('writes a message as Unity\'s console does', () => {
+  it("writes a message as Unity's console does", () => {
     const [first] = checkSource('class A { int x = 1 }').diagnostics;
     expect(formatCompilerMessage(toCompilerMessage('Assets/A.cs', first!))).toBe('Assets/A.cs(1,20): error CS1002: ; expected');
   });
@@ -162,7 +162,16 @@ describe('the C# checker', () => {
 });
 
 /** Programs that are well formed by construction: members and statements from a small grammar. */
-const statement = fc.constantFrom('var a = 1;', 'Debug.Log("x;{");', 'if (a > 0) { a--; } else a++;', 'foreach (var i in list) Use(i);', 'return;', "char c = '}';", 'Action f = () => { Go(); };', 's = $"{a} {{";');
+const statement = fc.constantFrom(
+  'var a = 1;',
+  'Debug.Log("x;{");',
+  'if (a > 0) { a--; } else a++;',
+  'foreach (var i in list) Use(i);',
+  'return;',
+  "char c = '}';",
+  'Action f = () => { Go(); };',
+  's = $"{a} {{";',
+);
 const member = fc.oneof(
   fc.constantFrom('int count = 3;', 'public string Name { get; set; } = "n";', '[SerializeField] private float speed;', 'public event Action Done;'),
   fc.array(statement, { maxLength: 5 }).map((body) => `void M() {\n${body.join('\n')}\n}`),
@@ -171,7 +180,10 @@ const program = fc.array(member, { maxLength: 6 }).map((members) => `namespace G
 
 describe('the C# checker on any text (properties)', () => {
   it('never throws, and places every message inside the text', () => {
-    const csharpish = fc.string({ maxLength: 120, unit: fc.constantFrom('{', '}', '(', ')', '[', ']', ';', '"', "'", '@', '$', '/', '*', '#', '\n', '\r', ' ', 'a', '1', '=', '>', '\\', ':', 'if', 'class', 'namespace') });
+    const csharpish = fc.string({
+      maxLength: 120,
+      unit: fc.constantFrom('{', '}', '(', ')', '[', ']', ';', '"', "'", '@', '$', '/', '*', '#', '\n', '\r', ' ', 'a', '1', '=', '>', '\\', ':', 'if', 'class', 'namespace'),
+    });
     fc.assert(
       fc.property(fc.oneof(csharpish, csharpish, fc.string({ maxLength: 60, unit: 'grapheme' })), (text) => {
         const lines = new LineMap(text);

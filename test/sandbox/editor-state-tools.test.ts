@@ -40,7 +40,7 @@ async function mcpShot(mcp: ToolSession, args: Record<string, unknown>): Promise
 }
 
 describe('editor tools through tether call', () => {
-  it('tells the editor\'s state: project, platform, play mode, the active scene, prefab mode', async () => {
+  it("tells the editor's state: project, platform, play mode, the active scene, prefab mode", async () => {
     const { workspace, mcp } = await startToolSandbox();
     const state = await callOk<Record<string, unknown>>(workspace, 'get_editor_state');
     expect(state).toMatchObject({ editor: 'Tether Sandbox', projectPath: workspace.project, compiling: false, updating: false, playing: false, paused: false, focused: true, activeScene: SAMPLE });

@@ -15,7 +15,6 @@ afterEach(async () => {
   await cleanupProcesses();
 });
 
-
 interface Described {
   name: string;
   path: string;
@@ -57,7 +56,12 @@ describe('GameObject tools through tether call', () => {
     const second = await callOk<{ duplicated: Described }>(workspace, 'duplicate_gameobject', { path: '/Environment' });
     expect(second.duplicated.name).toBe('Environment (2)');
     const copy = objects(workspace).find((o) => o.name === 'Environment (1)')!;
-    expect(objects(workspace).filter((o) => o.parentId === copy.id).map((o) => o.name).sort()).toEqual(['Crate', 'Ground']);
+    expect(
+      objects(workspace)
+        .filter((o) => o.parentId === copy.id)
+        .map((o) => o.name)
+        .sort(),
+    ).toEqual(['Crate', 'Ground']);
     const named = await callOk<{ duplicated: Described }>(workspace, 'duplicate_gameobject', { path: '/Environment/Crate', parent: '/Player', name: 'Carried' });
     expect(named.duplicated).toMatchObject({ path: '/Player/Carried', position: [2, 0.5, -1] });
 
@@ -89,7 +93,11 @@ describe('GameObject tools through tether call', () => {
     const removed = await callOk<{ removed: string; gameObject: Described }>(workspace, 'remove_component', { path: '/Player', type: 'BoxCollider', index: 1 });
     expect(removed.gameObject.components.filter((c) => c.type === 'BoxCollider')).toHaveLength(1);
     await callOk(workspace, 'remove_component', { path: '/Player', type: 'Rigidbody' });
-    expect(objects(workspace).find((o) => o.name === 'Player')?.components.map((c) => c.type)).toEqual(['Transform', 'MeshFilter', 'MeshRenderer', 'BoxCollider']);
+    expect(
+      objects(workspace)
+        .find((o) => o.name === 'Player')
+        ?.components.map((c) => c.type),
+    ).toEqual(['Transform', 'MeshFilter', 'MeshRenderer', 'BoxCollider']);
 
     // Refusals change nothing, so they run side by side (each `tether call` is a process of its own).
     await Promise.all([
@@ -107,7 +115,11 @@ describe('GameObject tools through tether call', () => {
       performed: 4,
       names: ['Remove Rigidbody from Player', 'Remove BoxCollider from Player', 'Add BoxCollider to Player', 'Add BoxCollider to Player'],
     });
-    expect(objects(workspace).find((o) => o.name === 'Player')?.components.map((c) => c.type)).toEqual(['Transform', 'MeshFilter', 'MeshRenderer', 'Rigidbody']);
+    expect(
+      objects(workspace)
+        .find((o) => o.name === 'Player')
+        ?.components.map((c) => c.type),
+    ).toEqual(['Transform', 'MeshFilter', 'MeshRenderer', 'Rigidbody']);
   });
 
   it('adds the project\'s script components, with "did you mean" across them and the built-in types, and points a copy\'s references at the copies', async () => {
@@ -144,12 +156,18 @@ describe('GameObject tools through tether call', () => {
     expect(await references({ gameObject: '/Rig (1)', component: 'Follower' })).toEqual({
       target: { gameObject: '/Rig (1)/Eye' },
       lamp: { gameObject: '/Directional Light', component: 'Light' },
-      stops: [{ gameObject: '/Rig (1)/Eye', component: 'Transform' }, { gameObject: '/Player', component: 'Transform' }],
+      stops: [
+        { gameObject: '/Rig (1)/Eye', component: 'Transform' },
+        { gameObject: '/Player', component: 'Transform' },
+      ],
     });
     expect(await references(follower)).toEqual({
       target: { gameObject: '/Rig/Eye' },
       lamp: { gameObject: '/Directional Light', component: 'Light' },
-      stops: [{ gameObject: '/Rig/Eye', component: 'Transform' }, { gameObject: '/Player', component: 'Transform' }],
+      stops: [
+        { gameObject: '/Rig/Eye', component: 'Transform' },
+        { gameObject: '/Player', component: 'Transform' },
+      ],
     });
   });
 });

@@ -52,7 +52,6 @@ describe('material tools', () => {
     expect(read.material.properties.find((p) => p.name === '_Mode')).toMatchObject({ type: 'Float', hidden: true });
     const unlit = await callOk<{ material: Material }>(workspace, 'create_material', { path: 'Assets/Art/Flat.mat', shader: 'Unlit/Color', properties: { _Color: '#336699' } });
     expect(unlit.material.properties).toEqual([{ name: '_Color', type: 'Color', description: 'Main Color', hidden: false, value: [0.2, 0.4, 0.6, 1] }]);
-
   });
 
   it('refuse, before writing anything, what the shader or the project does not have', async () => {
@@ -109,7 +108,9 @@ describe('material tools', () => {
     // Refusals change nothing, so they run side by side (each `tether call` is a process of its own).
     await Promise.all([
       expect(callFails(workspace, 'set_material', { path: 'Assets/Art/Swap.mat' }, 'INVALID_ARGUMENTS')).resolves.toContain('nothing to change'),
-      expect(callFails(workspace, 'set_material', { path: 'Assets/Art/Swap.mat', properties: { _Glossiness: 0.1 } }, 'INVALID_ARGUMENTS')).resolves.toContain('"Unlit/Color" has no property "_Glossiness"'),
+      expect(callFails(workspace, 'set_material', { path: 'Assets/Art/Swap.mat', properties: { _Glossiness: 0.1 } }, 'INVALID_ARGUMENTS')).resolves.toContain(
+        '"Unlit/Color" has no property "_Glossiness"',
+      ),
       expect(callFails(workspace, 'set_material', { path: 'Assets/Art/Swap.mat', shader: 'Standard', properties: { _Metallic: -1 } }, 'INVALID_ARGUMENTS')).resolves.toContain('outside its range'),
     ]);
     expect(json<MaterialFile>('Assets/Art/Swap.mat').shader).toBe('Unlit/Color');
@@ -124,7 +125,17 @@ describe('create_scriptable_object', () => {
     const file = json<{ type: string; fields: Record<string, unknown> }>('Assets/Settings/Game.asset');
     expect(file).toEqual({
       type: 'GameSettings',
-      fields: { title: 'Sample Game', maxPlayers: 4, musicVolume: 0.8, showTutorial: true, skyColor: [0.5, 0.7, 1, 1], difficulty: 'Normal', groundMaterial: null, levels: ['Level1', 'Level2'], gravity: -9.81 },
+      fields: {
+        title: 'Sample Game',
+        maxPlayers: 4,
+        musicVolume: 0.8,
+        showTutorial: true,
+        skyColor: [0.5, 0.7, 1, 1],
+        difficulty: 'Normal',
+        groundMaterial: null,
+        levels: ['Level1', 'Level2'],
+        gravity: -9.81,
+      },
     });
     const wave = await callOk<{ asset: { type: string } }>(workspace, 'create_scriptable_object', { type: 'Sample.EnemyWave', path: 'Assets/Settings/Wave1.asset' });
     expect(wave.asset.type).toBe('EnemyWave');
@@ -148,7 +159,13 @@ describe('create_scriptable_object', () => {
     const target = { asset: 'Assets/Settings/RoundTrip.asset' };
     const read = await callOk<{ properties: Array<{ path: string; value: unknown }> }>(workspace, 'get_serialized_properties', { target });
     expect(read.properties.find((p) => p.path === 'maxPlayers')?.value).toBe(4);
-    await callOk(workspace, 'set_serialized_properties', { target, properties: [{ path: 'maxPlayers', value: 8 }, { path: 'levels[1]', value: 'Boss' }] });
+    await callOk(workspace, 'set_serialized_properties', {
+      target,
+      properties: [
+        { path: 'maxPlayers', value: 8 },
+        { path: 'levels[1]', value: 'Boss' },
+      ],
+    });
     expect(json<{ fields: Record<string, unknown> }>('Assets/Settings/RoundTrip.asset').fields).toMatchObject({ maxPlayers: 8, levels: ['Level1', 'Boss'] });
     await callOk(workspace, 'undo');
     expect(json<{ fields: Record<string, unknown> }>('Assets/Settings/RoundTrip.asset').fields).toMatchObject({ maxPlayers: 4, levels: ['Level1', 'Level2'] });
@@ -159,7 +176,20 @@ describe('asset tools through an MCP client', () => {
   it('declare output schemas and honest annotations, answer with structured content, and fail as isError', async () => {
     const { client } = await connectMcp(workspace);
     const { tools } = await client.listTools();
-    const names = ['find_assets', 'get_asset_info', 'create_folder', 'move_asset', 'rename_asset', 'delete_asset', 'refresh_assets', 'reimport_asset', 'get_material', 'create_material', 'set_material', 'create_scriptable_object'];
+    const names = [
+      'find_assets',
+      'get_asset_info',
+      'create_folder',
+      'move_asset',
+      'rename_asset',
+      'delete_asset',
+      'refresh_assets',
+      'reimport_asset',
+      'get_material',
+      'create_material',
+      'set_material',
+      'create_scriptable_object',
+    ];
     for (const name of names) expect(tools.find((t) => t.name === name)?.outputSchema, name).toBeDefined();
     const annotations = (name: string): unknown => tools.find((t) => t.name === name)?.annotations;
     expect(annotations('find_assets')).toMatchObject({ readOnlyHint: true, idempotentHint: true });

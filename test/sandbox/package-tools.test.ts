@@ -26,7 +26,14 @@ describe('package tools through tether call', () => {
   it('lists, adds, changes the version of and removes packages, as the manifest then says', async () => {
     const listed = await callOk<{ count: number; packages: Info[] }>(workspace, 'list_packages');
     expect(listed.count).toBe(7);
-    expect(listed.packages.find((p) => p.name === 'com.unity.textmeshpro')).toEqual({ name: 'com.unity.textmeshpro', version: '3.0.6', displayName: 'TextMeshPro', source: 'Registry', packageId: 'com.unity.textmeshpro@3.0.6', isDirectDependency: true });
+    expect(listed.packages.find((p) => p.name === 'com.unity.textmeshpro')).toEqual({
+      name: 'com.unity.textmeshpro',
+      version: '3.0.6',
+      displayName: 'TextMeshPro',
+      source: 'Registry',
+      packageId: 'com.unity.textmeshpro@3.0.6',
+      isDirectDependency: true,
+    });
 
     const added = await callOk<{ package: Info; changed: boolean; domainReload: boolean }>(workspace, 'add_package', { identifier: 'com.unity.inputsystem' });
     expect(added).toMatchObject({ package: { name: 'com.unity.inputsystem', version: '1.7.0', source: 'Registry' }, changed: true, domainReload: true });
@@ -39,7 +46,7 @@ describe('package tools through tether call', () => {
     expect(Object.keys(dependencies())).toEqual([...Object.keys(dependencies())].sort());
   });
 
-  it('refuses what is no package, and Tether\'s own', async () => {
+  it("refuses what is no package, and Tether's own", async () => {
     const before = readFileSync(manifestPath(), 'utf8');
     expect(await callFails(workspace, 'add_package', { identifier: 'TextMeshPro' }, 'INVALID_ARGUMENTS')).toContain('is not a package name');
     expect(await callFails(workspace, 'add_package', { identifier: 'com.unity.textmesh' }, 'NOT_FOUND')).toContain('Did you mean "com.unity.textmeshpro"');
@@ -83,7 +90,14 @@ describe('package tools through an MCP client', () => {
     mkdirSync(join(workspace.project, 'LocalPackages', 'Dialogue'), { recursive: true });
     writeFileSync(join(workspace.project, 'LocalPackages', 'Dialogue', 'package.json'), JSON.stringify({ name: 'com.studio.dialogue', version: '0.3.0', displayName: 'Dialogue' }));
     const local = await call<{ package: Info }>('add_package', { identifier: 'file:../LocalPackages/Dialogue' });
-    expect(local.package).toEqual({ name: 'com.studio.dialogue', version: '0.3.0', displayName: 'Dialogue', source: 'Local', packageId: 'com.studio.dialogue@file:../LocalPackages/Dialogue', isDirectDependency: true });
+    expect(local.package).toEqual({
+      name: 'com.studio.dialogue',
+      version: '0.3.0',
+      displayName: 'Dialogue',
+      source: 'Local',
+      packageId: 'com.studio.dialogue@file:../LocalPackages/Dialogue',
+      isDirectDependency: true,
+    });
     expect(dependencies()['com.studio.dialogue']).toBe('file:../LocalPackages/Dialogue');
     const removedUi = await call<{ note?: string }>('remove_package', { name: 'com.unity.ugui' });
     expect(removedUi.note).toContain('dependency of another package');

@@ -49,7 +49,11 @@ describe('prefab model', () => {
   it('makes a prefab of a subtree, named after its asset, and links the subtree as its instance', () => {
     const { data, file, first } = sceneWithTwoInstances();
     expect(file.root.name).toBe('Enemy');
-    expect(flatten(file).map((o) => [o.id, o.name, o.parentId])).toEqual([[1, 'Enemy', null], [2, 'Body', 1], [3, 'Gun', 1]]);
+    expect(flatten(file).map((o) => [o.id, o.name, o.parentId])).toEqual([
+      [1, 'Enemy', null],
+      [2, 'Body', 1],
+      [3, 'Gun', 1],
+    ]);
     // A reference inside the subtree now names the prefab's own object.
     expect(flatten(file)[2]!.components[1]!.properties).toEqual({ target: { gameObjectId: 2 }, range: 5 });
     expect(first.prefab).toEqual({ asset: ASSET, source: 1, root: true });

@@ -191,7 +191,7 @@ describe('prefab tools through tether call', () => {
     expect(await callFails(workspace, 'close_prefab', { save: true }, 'NOT_FOUND')).toContain('open_prefab');
   });
 
-  it('discards prefab mode\'s edits, and refuses a second root, a dirty switch and bad paths', async () => {
+  it("discards prefab mode's edits, and refuses a second root, a dirty switch and bad paths", async () => {
     const { workspace, mcp } = await startToolSandbox();
     await mcp.ok('create_prefab', { path: '/Environment', assetPath: 'Assets/Env.prefab' });
     await mcp.ok('create_prefab', { path: '/Player', assetPath: PLAYER });

@@ -73,7 +73,10 @@ describe('the project lock', () => {
       }
       for (const { child } of editors) child.stdin!.write(`${root}\n`);
       const outcomes = await Promise.all(editors.map(({ next }) => next()));
-      expect(outcomes.filter((o) => o === 'got'), `round ${round}: ${outcomes.join(' ')}`).toHaveLength(1);
+      expect(
+        outcomes.filter((o) => o === 'got'),
+        `round ${round}: ${outcomes.join(' ')}`,
+      ).toHaveLength(1);
       expect(outcomes.filter((o) => o === 'refused')).toHaveLength(5);
     }
   });

@@ -16,7 +16,6 @@ afterEach(async () => {
   await cleanupProcesses();
 });
 
-
 interface SceneInfo {
   name: string;
   path: string;
@@ -60,7 +59,6 @@ describe('scene tools through tether call', () => {
       ['Assets/Levels/Empty.unity', true],
       ['Assets/Levels/Level2.unity', false],
     ]);
-
   });
 
   it('saves a scene in place and under a new path it then takes', async () => {
@@ -131,7 +129,7 @@ describe('undo and redo through tether call', () => {
     expect(sceneText(workspace)).toContain('"Ground"');
   });
 
-  it('clears what could be redone on a new edit, and undoes a menu item\'s edit', async () => {
+  it("clears what could be redone on a new edit, and undoes a menu item's edit", async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
     await callOk(workspace, 'create_gameobject', { name: 'Enemy' });

@@ -96,7 +96,7 @@ describe('script tools through an MCP client', () => {
     const failed = await client.callTool({ name: 'edit_script', arguments: { path: 'Assets/Data/Stats.cs', oldText: '{\n}', newText: '{\n    int hp = "\n}' } });
     expect(failed.isError).toBe(true);
     expect(textOf(failed)).toContain('Assets/Data/Stats.cs(6,14): error CS1010: Newline in constant');
-    const data = (failed._meta?.['tether/error'] as { code: string; data: { written: boolean; messages: Compile['messages'] } } | undefined);
+    const data = failed._meta?.['tether/error'] as { code: string; data: { written: boolean; messages: Compile['messages'] } } | undefined;
     expect(data?.code).toBe('TOOL_FAILED');
     expect(data?.data.written).toBe(true);
     expect(data?.data.messages[0]).toEqual({ file: 'Assets/Data/Stats.cs', line: 6, column: 14, severity: 'error', message: 'CS1010: Newline in constant' });

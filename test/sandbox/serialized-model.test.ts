@@ -74,7 +74,7 @@ describe('script declarations', () => {
 });
 
 describe('serialized values', () => {
-  it('stores values of the field\'s type, and says what a wrong one should be', () => {
+  it("stores values of the field's type, and says what a wrong one should be", () => {
     expect(toStored(float(), 2, undefined, noReferences, 'm_Mass')).toBe(2);
     expect(toStored(enumOf(['None', 'Interpolate']), 1, undefined, noReferences, 'e')).toBe('Interpolate');
     expect(toStored(struct('S', { a: int(), b: float(2) }), { a: 4 }, { a: 1, b: 3 }, noReferences, 's')).toEqual({ a: 4, b: 3 });
@@ -84,12 +84,14 @@ describe('serialized values', () => {
     expect(problemOf(int(), 1.5, 'maxHealth').problem).toBe('maxHealth is an Integer, not number 1.5');
     expect(problemOf(vec3(), [1, 2], 'waypoints[0]')).toMatchObject({ problem: 'waypoints[0] is a Vector3, not an array of 2', hint: 'Give [x, y, z], 3 numbers.' });
     expect(problemOf(arrayOf(vec3()), {}, 'w').problem).toBe('w is an array, not an object');
-    expect(problemOf(enumOf(['None', 'Interpolate', 'Extrapolate']), 'Interpolat', 'm_Interpolate').problem).toMatch(/^m_Interpolate is an Enum, and the string "Interpolat" is none of its members \(did you mean "Interpolate"/);
+    expect(problemOf(enumOf(['None', 'Interpolate', 'Extrapolate']), 'Interpolat', 'm_Interpolate').problem).toMatch(
+      /^m_Interpolate is an Enum, and the string "Interpolat" is none of its members \(did you mean "Interpolate"/,
+    );
     expect(problemOf(struct('S', { speed: float() }), { speeed: 1 }, 'stats')).toMatchObject({ problem: 'stats has no field "speeed"', hint: 'Did you mean "speed"? Its fields: speed.' });
     expect(problemOf(float(), 'x'.repeat(100)).problem).toBe(`field is a Float, not the string "${'x'.repeat(40)}…"`);
   });
 
-  it('reads what a file holds as the field\'s default when it does not fit', () => {
+  it("reads what a file holds as the field's default when it does not fit", () => {
     expect(normalize(float(1), 'x')).toBe(1);
     expect(normalize(vec3(), [1, 2])).toEqual([0, 0, 0]);
     expect(normalize(enumOf(['A', 'B']), 1)).toBe('B');
@@ -97,12 +99,21 @@ describe('serialized values', () => {
   });
 });
 
-describe('the Transform\'s rotation', () => {
+describe("the Transform's rotation", () => {
   it.each([
-    [[0, 90, 0], [0, 0.707107, 0, 0.707107]],
-    [[90, 0, 0], [0.707107, 0, 0, 0.707107]],
-    [[0, 0, 90], [0, 0, 0.707107, 0.707107]],
-  ])('turns Euler angles %j into Unity\'s quaternion and back', (euler, quaternion) => {
+    [
+      [0, 90, 0],
+      [0, 0.707107, 0, 0.707107],
+    ],
+    [
+      [90, 0, 0],
+      [0.707107, 0, 0, 0.707107],
+    ],
+    [
+      [0, 0, 90],
+      [0, 0, 0.707107, 0.707107],
+    ],
+  ])("turns Euler angles %j into Unity's quaternion and back", (euler, quaternion) => {
     expect(quaternionOf(euler)).toEqual(quaternion);
     expect(eulerOf(quaternion)).toEqual(euler);
   });
@@ -130,7 +141,7 @@ describe('path globs', () => {
     ['/A.B/(x)', '/A.B/(x)', true],
     ['/A.B', '/AxB', false],
     ['/**/Lid', '/Environment/Crate/Lid', true],
-  ])('%s on %s: %s (as the Unity package\'s HierarchyGlobTests)', (glob, path, matches) => {
+  ])("%s on %s: %s (as the Unity package's HierarchyGlobTests)", (glob, path, matches) => {
     expect(pathGlob(glob)(path)).toBe(matches);
   });
 });

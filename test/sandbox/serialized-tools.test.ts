@@ -63,9 +63,18 @@ const PREFAB = {
   type: 'Prefab',
   nextId: 3,
   root: {
-    id: 1, name: 'Enemy', parentId: null, active: true, tag: 'Untagged', position: [0, 0, 0], rotation: [0, 0, 0], scale: [1, 1, 1],
+    id: 1,
+    name: 'Enemy',
+    parentId: null,
+    active: true,
+    tag: 'Untagged',
+    position: [0, 0, 0],
+    rotation: [0, 0, 0],
+    scale: [1, 1, 1],
     components: [{ type: 'Transform' }, { type: 'Rigidbody' }],
-    children: [{ id: 2, name: 'Gun', parentId: 1, active: true, tag: 'Untagged', position: [0, 1, 0], rotation: [0, 0, 0], scale: [1, 1, 1], components: [{ type: 'Transform' }, { type: 'BoxCollider' }] }],
+    children: [
+      { id: 2, name: 'Gun', parentId: 1, active: true, tag: 'Untagged', position: [0, 1, 0], rotation: [0, 0, 0], scale: [1, 1, 1], components: [{ type: 'Transform' }, { type: 'BoxCollider' }] },
+    ],
   },
 };
 
@@ -162,7 +171,18 @@ describe('serialized properties through tether call', () => {
     expect(sceneObject(workspace, 'Player').components.find((c) => c.type === 'Rigidbody')?.properties).toEqual({ m_Mass: 5, m_UseGravity: false, m_Interpolate: 'Interpolate' });
 
     // A wrong value anywhere: nothing is written, and the error says what the field takes.
-    const wrongType = await callFails(workspace, 'set_serialized_properties', { target: PLAYER_BODY, properties: [{ path: 'm_Drag', value: 2 }, { path: 'm_Mass', value: 'heavy' }] }, 'INVALID_ARGUMENTS');
+    const wrongType = await callFails(
+      workspace,
+      'set_serialized_properties',
+      {
+        target: PLAYER_BODY,
+        properties: [
+          { path: 'm_Drag', value: 2 },
+          { path: 'm_Mass', value: 'heavy' },
+        ],
+      },
+      'INVALID_ARGUMENTS',
+    );
     expect(wrongType).toContain('properties[1].value: m_Mass is a Float, not the string "heavy". Give a number');
     expect(await callFails(workspace, 'set_serialized_properties', { target: PLAYER_BODY, properties: [{ path: 'm_Mas', value: 1 }] }, 'NOT_FOUND')).toContain('Did you mean "m_Mass"');
     expect(sceneObject(workspace, 'Player').components.find((c) => c.type === 'Rigidbody')?.properties).toEqual({ m_Mass: 5, m_UseGravity: false, m_Interpolate: 'Interpolate' });
@@ -174,7 +194,9 @@ describe('serialized properties through tether call', () => {
   it('refuses a target that names nothing, no component, or a path outside the project', async () => {
     expect(await callFails(workspace, 'get_serialized_properties', { target: {} }, 'INVALID_ARGUMENTS')).toContain('Give gameObject and component');
     expect(await callFails(workspace, 'get_serialized_properties', { target: { gameObject: '/Player' } }, 'INVALID_ARGUMENTS')).toContain('name one of its components (Transform, MeshFilter');
-    expect(await callFails(workspace, 'set_serialized_properties', { target: { asset: '../outside.asset' }, properties: [{ path: 'a', value: 1 }] }, 'PATH_OUTSIDE_PROJECT')).toContain('outside the project');
+    expect(await callFails(workspace, 'set_serialized_properties', { target: { asset: '../outside.asset' }, properties: [{ path: 'a', value: 1 }] }, 'PATH_OUTSIDE_PROJECT')).toContain(
+      'outside the project',
+    );
     expect(await callFails(workspace, 'get_serialized_properties', { target: { gameObject: '/Player', component: 'Rigidbody', extra: 1 } }, 'INVALID_ARGUMENTS')).toContain('extra');
   });
 
@@ -250,7 +272,7 @@ describe('serialized properties through an MCP client', () => {
     expect((await call<{ names: string[] }>('undo', { steps: 2 })).names).toEqual(['Modify Pond', 'Create Pond']);
   });
 
-  it('reads a script\'s fields (private [SerializeField] ones, structs, arrays, enums) and writes arrays and structs', async () => {
+  it("reads a script's fields (private [SerializeField] ones, structs, arrays, enums) and writes arrays and structs", async () => {
     const listing = await call<Listing>('get_serialized_properties', { target: HEALTH_TARGET, depth: 2 });
     expect(listing.type).toBe('Health');
     const entries = byPath(listing);
@@ -290,7 +312,16 @@ describe('serialized properties through an MCP client', () => {
       ['tint.a', 0.5],
     ]);
     const stored = sceneObject(workspace, 'Player').components.find((c) => c.type === 'MyGame.Health')?.properties;
-    expect(stored).toEqual({ waypoints: [[0, 0, 0], [1, 2, 3]], stats: { speed: 5.5, armor: 4 }, labels: ['z', 'b'], kind: 'Melee', tint: [1, 0, 0, 0.5] });
+    expect(stored).toEqual({
+      waypoints: [
+        [0, 0, 0],
+        [1, 2, 3],
+      ],
+      stats: { speed: 5.5, armor: 4 },
+      labels: ['z', 'b'],
+      kind: 'Melee',
+      tint: [1, 0, 0, 0.5],
+    });
 
     // A bigger size copies the last element, as Unity's arraySize does; a whole array replaces it.
     expect((await set(HEALTH_TARGET, [{ path: 'labels.Array.size', value: 3 }])).properties[0]?.previous).toBe(2);
@@ -303,12 +334,12 @@ describe('serialized properties through an MCP client', () => {
     expect(await fails('set_serialized_properties', { target: HEALTH_TARGET, properties: [{ path: 'waypoints', value: [[1, 2]] }] })).toContain('waypoints[0] is a Vector3, not an array of 2');
     expect(await fails('set_serialized_properties', { target: HEALTH_TARGET, properties: [{ path: 'stats', value: { speeed: 1 } }] })).toContain('Did you mean "speed"?');
     expect(await fails('set_serialized_properties', { target: HEALTH_TARGET, properties: [{ path: 'maxHealth', value: 1.5 }] })).toContain('maxHealth is an Integer');
-    expect(await fails('set_serialized_properties', { target: HEALTH_TARGET, properties: [{ path: 'waypoints.Array.size', value: -1 }] })).toContain('array\'s size');
+    expect(await fails('set_serialized_properties', { target: HEALTH_TARGET, properties: [{ path: 'waypoints.Array.size', value: -1 }] })).toContain("array's size");
     expect(await fails('set_serialized_properties', { target: HEALTH_TARGET, properties: [{ path: 'm_Script', value: null }] })).toContain('read-only');
     expect(await fails('get_serialized_properties', { target: HEALTH_TARGET, path: 'maxHelth' }, 'NOT_FOUND')).toContain('Did you mean "maxHealth"?');
   });
 
-  it('writes references to scene objects (kept across a rename) and to assets, of the field\'s type only', async () => {
+  it("writes references to scene objects (kept across a rename) and to assets, of the field's type only", async () => {
     const values = await set(HEALTH_TARGET, [
       { path: 'target', value: { gameObject: '/Environment/Crate' } },
       { path: 'body', value: { gameObject: '/Player' } },
@@ -340,16 +371,22 @@ describe('serialized properties through an MCP client', () => {
     await set({ gameObject: '/Ball', component: 'MeshRenderer' }, [{ path: 'm_Materials.Array.data[0]', value: { asset: 'Assets/Materials/Red.mat' } }]);
   });
 
-  it('binds the Transform to the GameObject, and reads legacy keys (a Light\'s type) under Unity\'s names', async () => {
+  it("binds the Transform to the GameObject, and reads legacy keys (a Light's type) under Unity's names", async () => {
     const transform = { gameObject: '/Environment/Ground', component: 'Transform' };
-    await set(transform, [{ path: 'm_LocalPosition.y', value: 2 }, { path: 'm_LocalRotation', value: [0, 0.7071068, 0, 0.7071068] }]);
+    await set(transform, [
+      { path: 'm_LocalPosition.y', value: 2 },
+      { path: 'm_LocalRotation', value: [0, 0.7071068, 0, 0.7071068] },
+    ]);
     expect(sceneObject(workspace, 'Ground')).toMatchObject({ position: [0, 2, 0], rotation: [0, 90, 0], scale: [8, 1, 8] });
     expect(byPath(await call<Listing>('get_serialized_properties', { target: transform })).m_LocalRotation?.value).toEqual([0, 0.707107, 0, 0.707107]);
 
     const light = { gameObject: '/Directional Light', component: 'Light' };
     const entries = byPath(await call<Listing>('get_serialized_properties', { target: light, depth: 2 }));
     expect(entries).toMatchObject({ m_Type: { value: 'Directional' }, 'm_Shadows.m_Strength': { type: 'Float', value: 1 } });
-    await set(light, [{ path: 'm_Type', value: 'Spot' }, { path: 'm_Shadows.m_Type', value: 'Soft' }]);
+    await set(light, [
+      { path: 'm_Type', value: 'Spot' },
+      { path: 'm_Shadows.m_Type', value: 'Soft' },
+    ]);
     expect(sceneObject(workspace, 'Directional Light').components.find((c) => c.type === 'Light')?.properties).toEqual({ type: 'Spot', m_Shadows: expect.objectContaining({ m_Type: 'Soft' }) });
     expect((await call<{ performed: number }>('undo', { steps: 2 })).performed).toBe(2);
     expect(sceneObject(workspace, 'Ground')).toMatchObject({ position: [0, 0, 0], rotation: [0, 0, 0] });
@@ -362,7 +399,11 @@ describe('serialized properties through an MCP client', () => {
       hp: { type: 'Integer', value: 12 },
       prefab: { objectType: 'GameObject', value: null },
     });
-    await set(goblin, [{ path: 'hp', value: 20 }, { path: 'prefab', value: { asset: 'Assets/Prefabs/Enemy.prefab' } }, { path: 'next', value: goblin }]);
+    await set(goblin, [
+      { path: 'hp', value: 20 },
+      { path: 'prefab', value: { asset: 'Assets/Prefabs/Enemy.prefab' } },
+      { path: 'next', value: goblin },
+    ]);
     expect(readJson(workspace, 'Assets/Data/Goblin.asset')).toEqual({
       type: 'EnemyStats',
       fields: { displayName: 'Goblin', hp: 20, prefab: { asset: 'Assets/Prefabs/Enemy.prefab' }, next: { asset: 'Assets/Data/Goblin.asset' }, extra: 'kept' },
@@ -382,14 +423,20 @@ describe('serialized properties through an MCP client', () => {
       { path: 'm_SavedProperties.m_Colors.Array.data[0].second', value: [0, 1, 0, 1] },
       { path: 'm_SavedProperties.m_TexEnvs.Array.data[0].second.m_Texture', value: { asset: 'Assets/Textures/Wood.png' } },
     ]);
-    expect(readJson(workspace, 'Assets/Materials/Red.mat')).toEqual({ type: 'Material', shader: 'Standard', properties: { _Color: [0, 1, 0, 1], _MainTex: { asset: 'Assets/Textures/Wood.png' }, _Glossiness: 0.5 } });
+    expect(readJson(workspace, 'Assets/Materials/Red.mat')).toEqual({
+      type: 'Material',
+      shader: 'Standard',
+      properties: { _Color: [0, 1, 0, 1], _MainTex: { asset: 'Assets/Textures/Wood.png' }, _Glossiness: 0.5 },
+    });
 
     await set({ asset: 'Assets/Prefabs/Enemy.prefab', component: 'Rigidbody' }, [{ path: 'm_Mass', value: 3 }]);
     await set({ asset: 'Assets/Prefabs/Enemy.prefab', gameObject: '/Enemy/Gun', component: 'BoxCollider' }, [{ path: 'm_Size', value: [1, 2, 1] }]);
     const prefab = readJson<typeof PREFAB & { root: { components: SceneObject['components']; children: SceneObject[] } }>(workspace, 'Assets/Prefabs/Enemy.prefab');
     expect(prefab.root.components[1]).toEqual({ type: 'Rigidbody', properties: { m_Mass: 3 } });
     expect(prefab.root.children[0]?.components[1]).toEqual({ type: 'BoxCollider', properties: { m_Size: [1, 2, 1] } });
-    expect(await fails('get_serialized_properties', { target: { asset: 'Assets/Prefabs/Enemy.prefab', gameObject: '/Enemy/Sword', component: 'BoxCollider' } }, 'NOT_FOUND')).toContain('no GameObject at "/Enemy/Sword"');
+    expect(await fails('get_serialized_properties', { target: { asset: 'Assets/Prefabs/Enemy.prefab', gameObject: '/Enemy/Sword', component: 'BoxCollider' } }, 'NOT_FOUND')).toContain(
+      'no GameObject at "/Enemy/Sword"',
+    );
 
     const undone = await call<{ names: string[] }>('undo', { steps: 4 });
     expect(undone.names).toEqual([

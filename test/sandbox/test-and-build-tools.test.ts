@@ -54,7 +54,13 @@ describe('run_tests and build_player through tether call', () => {
 
   it('builds a player with the summary of its report, where it may go, and counts each build once', async () => {
     const built = await callOk<Build>(workspace, 'build_player', { target: 'StandaloneWindows64', development: true, options: ['AllowDebugging'] });
-    expect(built).toMatchObject({ status: 'succeeded', outputPath: 'Builds/StandaloneWindows64', scenes: ['Assets/Scenes/SampleScene.unity'], options: ['Development', 'AllowDebugging'], totalErrors: 0 });
+    expect(built).toMatchObject({
+      status: 'succeeded',
+      outputPath: 'Builds/StandaloneWindows64',
+      scenes: ['Assets/Scenes/SampleScene.unity'],
+      options: ['Development', 'AllowDebugging'],
+      totalErrors: 0,
+    });
     expect(built.location).toMatch(/^Builds\/StandaloneWindows64\/.+\.exe$/);
     expect(readFileSync(join(workspace.project, built.location)).length).toBe(built.totalSize);
     const outside = join(dirname(workspace.project), 'elsewhere');

@@ -16,7 +16,7 @@ describe('the sandbox tool snapshot', () => {
     if (onDisk !== declared) {
       const names = (text: string): string[] => (JSON.parse(text) as { tools: { name: string }[] }).tools.map((t) => t.name);
       expect.fail(
-        'unity/Tests~/fixtures/sandbox-tools.json differs from the sandbox editor\'s tools ' +
+        "unity/Tests~/fixtures/sandbox-tools.json differs from the sandbox editor's tools " +
           `(file: ${names(onDisk).join(', ')}; sandbox: ${names(declared).join(', ')}). ` +
           'Run `npm run build && node scripts/dump-sandbox-tools.mjs`, then make the Unity package declare the same (npm run test:unity).',
       );

@@ -27,7 +27,12 @@ function rows(section: string): string[][] {
   return section
     .split('\n')
     .filter((line) => line.startsWith('|'))
-    .map((line) => line.split(/(?<!\\)\|/).slice(1, -1).map((cell) => cell.trim()));
+    .map((line) =>
+      line
+        .split(/(?<!\\)\|/)
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
 }
 
 /** The `code` names of a cell. */
@@ -36,7 +41,7 @@ const namesIn = (cell: string): string[] => [...cell.matchAll(/`([^`]+)`/g)].map
 /** A tool's name as the tools spell them: snake_case with at least one underscore, or one word the snapshot has. */
 const looksLikeTool = (name: string): boolean => /^[a-z]+(_[a-z0-9]+)+$/.test(name) || tools.includes(name);
 
-describe('docs/unity.md\'s tool list', () => {
+describe("docs/unity.md's tool list", () => {
   const section = toolsSection();
   const table = rows(section);
   const listed = table.filter((cells) => cells.length === 2).flatMap((cells) => namesIn(cells[0] ?? ''));
@@ -47,15 +52,21 @@ describe('docs/unity.md\'s tool list', () => {
   });
 
   it('lists no tool the package does not have, and each once', () => {
-    expect(listed.filter((name) => !tools.includes(name)), 'rows naming tools that do not exist').toEqual([]);
-    expect(listed.filter((name, index) => listed.indexOf(name) !== index), 'tools listed twice').toEqual([]);
+    expect(
+      listed.filter((name) => !tools.includes(name)),
+      'rows naming tools that do not exist',
+    ).toEqual([]);
+    expect(
+      listed.filter((name, index) => listed.indexOf(name) !== index),
+      'tools listed twice',
+    ).toEqual([]);
   });
 
   it('says how many there are', () => {
     expect(section).toContain(`The same ${tools.length} tools as the sandbox editor`);
   });
 
-  it('names only existing tools in Tether\'s column of the comparison', () => {
+  it("names only existing tools in Tether's column of the comparison", () => {
     const header = table.find((cells) => cells[1] === 'Tether');
     expect(header, 'a comparison table with a "Tether" column').toBeDefined();
     const comparison = table.filter((cells) => cells.length === header?.length && cells !== header);

@@ -121,7 +121,12 @@ function progressCell(call: HostStatusCall): HTMLElement {
   const fraction = progress?.progress !== undefined && progress.total ? Math.min(1, progress.progress / progress.total) : undefined;
   if (fraction === undefined) bar.classList.add('indeterminate');
   else bar.style.width = `${Math.round(fraction * 100)}%`;
-  return el('td', {}, el('div', { class: 'progress', role: 'progressbar', ...(fraction === undefined ? {} : { 'aria-valuenow': String(Math.round(fraction * 100)) }) }, bar), el('div', { class: 'progress-message' }, progress?.message ?? call.state));
+  return el(
+    'td',
+    {},
+    el('div', { class: 'progress', role: 'progressbar', ...(fraction === undefined ? {} : { 'aria-valuenow': String(Math.round(fraction * 100)) }) }, bar),
+    el('div', { class: 'progress-message' }, progress?.message ?? call.state),
+  );
 }
 
 function drawInFlight(snapshot: DashboardSnapshot, secret: string): void {
@@ -130,7 +135,16 @@ function drawInFlight(snapshot: DashboardSnapshot, secret: string): void {
       const began = call.startedAt ?? call.queuedAt;
       const cancel = el('button', { class: 'danger', 'data-call': call.callId }, 'Cancel');
       cancel.addEventListener('click', () => confirmCancel(cancel, editor.project, call, secret));
-      return el('tr', { 'data-call': call.callId }, el('td', {}, call.tool), el('td', {}, agentName(call.agent)), el('td', {}, projectName(editor.project)), el('td', {}, duration(snapshot.now - began)), progressCell(call), el('td', {}, cancel));
+      return el(
+        'tr',
+        { 'data-call': call.callId },
+        el('td', {}, call.tool),
+        el('td', {}, agentName(call.agent)),
+        el('td', {}, projectName(editor.project)),
+        el('td', {}, duration(snapshot.now - began)),
+        progressCell(call),
+        el('td', {}, cancel),
+      );
     }),
   );
   fillTable('inflight', rows, 'Nothing running.', 6);
@@ -144,10 +158,12 @@ function confirmCancel(button: HTMLElement, project: string, call: HostStatusCal
   no.addEventListener('click', () => cell.replaceChildren(button));
   yes.addEventListener('click', () => {
     cell.replaceChildren(el('span', { class: 'muted' }, 'asking the editor…'));
-    void fetch('/dashboard/cancel', { method: 'POST', headers: { 'content-type': 'application/json', [SECRET_HEADER]: secret }, body: JSON.stringify({ project, callId: call.callId }) }).then(async (response) => {
-      const answer = (await response.json()) as { message?: string };
-      cell.replaceChildren(el('span', { class: response.ok ? 'muted' : 'bad' }, response.ok ? 'cancel sent' : (answer.message ?? `refused (${response.status})`)));
-    });
+    void fetch('/dashboard/cancel', { method: 'POST', headers: { 'content-type': 'application/json', [SECRET_HEADER]: secret }, body: JSON.stringify({ project, callId: call.callId }) }).then(
+      async (response) => {
+        const answer = (await response.json()) as { message?: string };
+        cell.replaceChildren(el('span', { class: response.ok ? 'muted' : 'bad' }, response.ok ? 'cancel sent' : (answer.message ?? `refused (${response.status})`)));
+      },
+    );
   });
   cell.replaceChildren(yes, ' ', no);
 }
@@ -161,11 +177,27 @@ function drawAgents(snapshot: DashboardSnapshot): void {
       .filter((connection) => connection.client.name !== 'tether-serve')
       .map((connection) => {
         const name = agentName(connection.client);
-        return el('tr', {}, el('td', {}, name), el('td', {}, 'tether mcp (stdio)'), el('td', {}, projectName(editor.project)), el('td', {}, clock(connection.since)), el('td', {}, String(counts.get(name) ?? 0)));
+        return el(
+          'tr',
+          {},
+          el('td', {}, name),
+          el('td', {}, 'tether mcp (stdio)'),
+          el('td', {}, projectName(editor.project)),
+          el('td', {}, clock(connection.since)),
+          el('td', {}, String(counts.get(name) ?? 0)),
+        );
       }),
   );
   const http = snapshot.httpAgents.map((agent) =>
-    el('tr', {}, el('td', {}, agentName(agent)), el('td', {}, 'tether serve (HTTP)'), el('td', {}, agent.project ? projectName(agent.project) : '—'), el('td', {}, '—'), el('td', {}, String(counts.get(agentName(agent)) ?? 0))),
+    el(
+      'tr',
+      {},
+      el('td', {}, agentName(agent)),
+      el('td', {}, 'tether serve (HTTP)'),
+      el('td', {}, agent.project ? projectName(agent.project) : '—'),
+      el('td', {}, '—'),
+      el('td', {}, String(counts.get(agentName(agent)) ?? 0)),
+    ),
   );
   fillTable('agents', [...rows, ...http], 'No agent attached.', 5);
 }
@@ -174,7 +206,15 @@ function drawRecent(snapshot: DashboardSnapshot): void {
   const rows = [...snapshot.recent].reverse().map((call) => {
     const kind = OUTCOME_CLASS[call.outcome] ?? 'muted';
     const word = call.outcome === 'unknown' ? 'outcome unknown: may have run' : call.outcome.replace('_', ' ');
-    return el('tr', { 'data-outcome': call.outcome, 'data-call': call.callId }, el('td', {}, clock(call.time)), el('td', {}, call.tool), el('td', {}, call.agent ?? 'unnamed agent'), el('td', {}, duration(call.durationMs)), el('td', {}, el('span', { class: `badge ${kind}` }, word), call.code ? ` ${call.code}` : ''));
+    return el(
+      'tr',
+      { 'data-outcome': call.outcome, 'data-call': call.callId },
+      el('td', {}, clock(call.time)),
+      el('td', {}, call.tool),
+      el('td', {}, call.agent ?? 'unnamed agent'),
+      el('td', {}, duration(call.durationMs)),
+      el('td', {}, el('span', { class: `badge ${kind}` }, word), call.code ? ` ${call.code}` : ''),
+    );
   });
   fillTable('recent', rows, 'No calls yet.', 5);
 }
@@ -182,7 +222,15 @@ function drawRecent(snapshot: DashboardSnapshot): void {
 function drawUnknown(snapshot: DashboardSnapshot): void {
   const rows = snapshot.editors.flatMap((editor) =>
     (editor.status?.unknownOutcomes ?? []).map((call) =>
-      el('tr', { 'data-call': call.callId }, el('td', {}, clock(call.queuedAt)), el('td', {}, call.tool), el('td', {}, agentName(call.agent)), el('td', {}, projectName(editor.project)), el('td', {}, call.error?.message ?? 'interrupted')),
+      el(
+        'tr',
+        { 'data-call': call.callId },
+        el('td', {}, clock(call.queuedAt)),
+        el('td', {}, call.tool),
+        el('td', {}, agentName(call.agent)),
+        el('td', {}, projectName(editor.project)),
+        el('td', {}, call.error?.message ?? 'interrupted'),
+      ),
     ),
   );
   fillTable('unknown', rows, 'None.', 5);

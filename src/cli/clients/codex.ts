@@ -13,7 +13,30 @@ import { environmentOf, variableAdvice } from './entries.js';
 import { TOKEN_VARIABLE, type ClientContext, type ConfiguredServer, type McpClient } from './types.js';
 
 /** What Codex passes to a stdio server by default (codex-rs/rmcp-client, DEFAULT_ENV_VARS). */
-const DEFAULT_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'USER', '__CF_USER_TEXT_ENCODING', 'LANG', 'LC_ALL', 'TERM', 'TMPDIR', 'TZ', 'PATHEXT', 'USERNAME', 'USERDOMAIN', 'USERPROFILE', 'TEMP', 'TMP', 'SYSTEMROOT', 'APPDATA', 'LOCALAPPDATA', 'PROGRAMDATA', 'COMSPEC'];
+const DEFAULT_ENV = [
+  'HOME',
+  'LOGNAME',
+  'PATH',
+  'SHELL',
+  'USER',
+  '__CF_USER_TEXT_ENCODING',
+  'LANG',
+  'LC_ALL',
+  'TERM',
+  'TMPDIR',
+  'TZ',
+  'PATHEXT',
+  'USERNAME',
+  'USERDOMAIN',
+  'USERPROFILE',
+  'TEMP',
+  'TMP',
+  'SYSTEMROOT',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'PROGRAMDATA',
+  'COMSPEC',
+];
 
 function codexHome(ctx: ClientContext): string {
   return ctx.env.CODEX_HOME ?? ctx.paths.join(ctx.home, '.codex');

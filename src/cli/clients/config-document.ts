@@ -60,9 +60,7 @@ export function valueAt(document: Document, keys: readonly string[]): unknown {
   return current;
 }
 
-export type Change =
-  | { kind: 'unchanged' }
-  | { kind: 'created' | 'added' | 'replaced'; text: string; previous?: unknown };
+export type Change = { kind: 'unchanged' } | { kind: 'created' | 'added' | 'replaced'; text: string; previous?: unknown };
 
 /** The file's text with `servers[name] = entry` (and the client's extras), or `unchanged`. */
 export function withServer(file: ConfigFile, client: McpClient, serversPath: readonly string[], name: string, entry: Record<string, unknown>, extras?: (document: Document) => void): Change {
@@ -133,7 +131,10 @@ function tomlText(file: ConfigFile, next: Document, serversPath: readonly string
 
 /** A backup's name: beside the file, stamped, so an earlier backup is never overwritten. */
 export function backupPath(path: string, now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return join(dirname(path), `${basename(path)}.tether-backup-${stamp}`);
 }
 

@@ -22,9 +22,11 @@ export function connectLines(options: { bin: string; project: string; tokenFile:
   const project = quoted(options.project);
   const ids = CLIENTS.map((c) => c.id);
   const entry = { mcpServers: { [DEFAULT_SERVER_NAME]: { command: spec.command, args: spec.args, ...(Object.keys(spec.env).length > 0 ? { env: spec.env } : {}) } } };
-  const envFlags = Object.entries(spec.env).map(([k, v]) => `--env ${k}=${quoted(v)} `).join('');
+  const envFlags = Object.entries(spec.env)
+    .map(([k, v]) => `--env ${k}=${quoted(v)} `)
+    .join('');
   return [
-    'Connect an agent: tether setup writes the client\'s own configuration file (merged, with a backup; --dry-run shows the change):',
+    "Connect an agent: tether setup writes the client's own configuration file (merged, with a backup; --dry-run shows the change):",
     `  ${tether} setup ${ids[0]} --project ${project}`,
     `    (or ${ids.slice(1).join(', ')}; ${tether} setup alone lists the clients found here)`,
     `  ${tether} doctor --client ${ids[0]} --project ${project}   (starts what the client would, and checks each step)`,

@@ -93,7 +93,13 @@ export async function serverChecks(server: ConfiguredServer, env: Record<string,
       );
     } else {
       const why = status?.lastError?.message ?? `link ${status?.link ?? 'unknown'}`;
-      checks.push(fail('editor reached', `no editor answered for ${project}: ${why}`, `open the project in Unity with the Tether package (tether setup unity --project ${project}), or run the sandbox (npm start)`));
+      checks.push(
+        fail(
+          'editor reached',
+          `no editor answered for ${project}: ${why}`,
+          `open the project in Unity with the Tether package (tether setup unity --project ${project}), or run the sandbox (npm start)`,
+        ),
+      );
     }
     checks.push(versionCheck(info?.version, host));
   } catch (error) {
@@ -187,7 +193,11 @@ export function fileChecks(home: string, project: string): Check[] {
     checks.push(
       supported
         ? pass('host protocol', `the editor speaks protocol ${recordForProject.protocolVersion}; this Tether speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`)
-        : fail('host protocol', `the editor speaks protocol ${recordForProject.protocolVersion}; this Tether speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`, 'install matching versions of Tether and its editor package'),
+        : fail(
+            'host protocol',
+            `the editor speaks protocol ${recordForProject.protocolVersion}; this Tether speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
+            'install matching versions of Tether and its editor package',
+          ),
     );
   }
   return checks;
@@ -213,7 +223,8 @@ export async function httpChecks(home: string, server: ConfiguredServer | undefi
     const expected = token.status === 'read' ? token.content.toString('utf8').trim() : undefined;
     if (source.kind === 'variable') {
       if (source.value === undefined) checks.push(fail('HTTP token', `${source.name} is not set in this environment`, `export ${source.name}="$(cat '${tokenPath(home)}')" where the client starts`));
-      else if (expected && source.value !== expected) checks.push(fail('HTTP token', `${source.name} does not hold serve's current token`, `export ${source.name}="$(cat '${tokenPath(home)}')" again (the token was replaced)`));
+      else if (expected && source.value !== expected)
+        checks.push(fail('HTTP token', `${source.name} does not hold serve's current token`, `export ${source.name}="$(cat '${tokenPath(home)}')" again (the token was replaced)`));
       else checks.push(pass('HTTP token', `${source.name} holds serve's token`));
     } else if (source.kind === 'prompt') {
       checks.push(skip('HTTP token', source.note));
@@ -234,8 +245,16 @@ export async function httpChecks(home: string, server: ConfiguredServer | undefi
   };
   const withToken = await get({ Authorization: `Bearer ${token.content.toString('utf8').trim()}` });
   if (typeof withToken === 'string') return [...checks, fail('HTTP endpoint', `${health.origin} does not answer (${withToken})`, 'start it: tether serve --project DIR')];
-  checks.push(withToken === 200 || withToken === 503 ? pass('HTTP endpoint', `${url} answers /healthz with the token (${withToken === 200 ? 'every editor link up' : 'an editor link is down'})`) : fail('HTTP endpoint', `${health.href} answered ${withToken} with the token`, 'the token file may have been replaced after tether serve started: restart tether serve'));
+  checks.push(
+    withToken === 200 || withToken === 503
+      ? pass('HTTP endpoint', `${url} answers /healthz with the token (${withToken === 200 ? 'every editor link up' : 'an editor link is down'})`)
+      : fail('HTTP endpoint', `${health.href} answered ${withToken} with the token`, 'the token file may have been replaced after tether serve started: restart tether serve'),
+  );
   const without = await get({});
-  checks.push(without === 401 ? pass('HTTP token required', 'a request without the token is refused (401)') : fail('HTTP token required', `a request without the token got ${without}`, 'this is not a Tether server, or it was started without its guards: report it'));
+  checks.push(
+    without === 401
+      ? pass('HTTP token required', 'a request without the token is refused (401)')
+      : fail('HTTP token required', `a request without the token got ${without}`, 'this is not a Tether server, or it was started without its guards: report it'),
+  );
   return checks;
 }

@@ -21,20 +21,14 @@ export interface ClientContext {
 export const TOKEN_VARIABLE = 'TETHER_TOKEN';
 
 /** What a client is to start or reach: Tether's stdio front, or `tether serve` with its token. */
-export type ServerSpec =
-  | { transport: 'stdio'; command: string; args: string[]; env: Record<string, string> }
-  | { transport: 'http'; url: string; headers: Record<string, string> };
+export type ServerSpec = { transport: 'stdio'; command: string; args: string[]; env: Record<string, string> } | { transport: 'http'; url: string; headers: Record<string, string> };
 
 /** A server entry read back from a client's file, with the client's variables expanded where the client would. */
 export type ConfiguredServer =
-  | { transport: 'stdio'; command: string; args: string[]; env: Record<string, string> }
-  | { transport: 'http'; url: string; headers: Record<string, string>; tokenSource: TokenSource };
+  { transport: 'stdio'; command: string; args: string[]; env: Record<string, string> } | { transport: 'http'; url: string; headers: Record<string, string>; tokenSource: TokenSource };
 
 /** Where a client takes the bearer token from, so `tether doctor` can say whether it will have it. */
-export type TokenSource =
-  | { kind: 'variable'; name: string; value: string | undefined }
-  | { kind: 'prompt'; note: string }
-  | { kind: 'none' };
+export type TokenSource = { kind: 'variable'; name: string; value: string | undefined } | { kind: 'prompt'; note: string } | { kind: 'none' };
 
 export interface McpClient {
   /** The name `tether setup` and `tether doctor --client` take. */

@@ -65,17 +65,25 @@ export async function run(toolName: string, options: CallCommandOptions): Promis
   try {
     const { tools } = await link.request<{ tools: ToolDescriptor[] }>(METHODS.toolsList, undefined, waitMs, abort.signal);
     const tool = tools.find((t) => t.name === toolName);
-    if (!tool) throw unknownTool(toolName, tools.map((t) => t.name));
+    if (!tool)
+      throw unknownTool(
+        toolName,
+        tools.map((t) => t.name),
+      );
     args = withPairs(args, pairs, tool.inputSchema);
     argumentValidator(tool.name, tool.inputSchema)(args);
     const callId = randomUUID();
-    const outcome = await runHostCall(link, { callId, tool: tool.name, arguments: args, agent: { name: 'tether-call' } }, {
-      waitMs,
-      rerunnable: isRerunnable(tool),
-      signal: abort.signal,
-      confirmCancelMs: options.cancelWaitMs ?? 5_000,
-      listener: { progress: progressWithQueueReason(link, callId, progress) },
-    });
+    const outcome = await runHostCall(
+      link,
+      { callId, tool: tool.name, arguments: args, agent: { name: 'tether-call' } },
+      {
+        waitMs,
+        rerunnable: isRerunnable(tool),
+        signal: abort.signal,
+        confirmCancelMs: options.cancelWaitMs ?? 5_000,
+        listener: { progress: progressWithQueueReason(link, callId, progress) },
+      },
+    );
     progress.clear();
     if (abort.signal.aborted) process.stderr.write(`tether: the cancel came too late: "${tool.name}" had already finished.\n`);
     print(outcome.result, tool.name, options);

@@ -4,7 +4,13 @@ import { listHostRecords } from '../../discovery/host-record.js';
 export function run(options: { json?: boolean }): void {
   const records = listHostRecords();
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(records.map(({ token: _token, ...rest }) => rest), null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify(
+        records.map(({ token: _token, ...rest }) => rest),
+        null,
+        2,
+      )}\n`,
+    );
     return;
   }
   if (records.length === 0) {

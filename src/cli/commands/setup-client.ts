@@ -69,7 +69,9 @@ function setUp(client: McpClient, scope: Scope, project: string, name: string, s
     throw error;
   }
   const where = `${client.name} (${scope} scope)`;
-  const shown = entryText(client, scope, project, name, entry).split('\n').map((l) => `  ${l}`);
+  const shown = entryText(client, scope, project, name, entry)
+    .split('\n')
+    .map((l) => `  ${l}`);
   const out: string[] = [];
   if (change.kind === 'unchanged') {
     out.push(`${where}: ${path} already has "${name}" as Tether would write it; nothing to change.`);
@@ -126,6 +128,12 @@ export function listClients(project: string, name: string, ctx: ClientContext): 
 
 function onPath(command: string, ctx: ClientContext): boolean {
   const dirs = (ctx.env.PATH ?? ctx.env.Path ?? '').split(ctx.platform === 'win32' ? ';' : delimiter).filter(Boolean);
-  const names = ctx.platform === 'win32' ? (ctx.env.PATHEXT ?? '.EXE;.CMD;.BAT').split(';').map((ext) => command + ext.toLowerCase()).concat(command) : [command];
+  const names =
+    ctx.platform === 'win32'
+      ? (ctx.env.PATHEXT ?? '.EXE;.CMD;.BAT')
+          .split(';')
+          .map((ext) => command + ext.toLowerCase())
+          .concat(command)
+      : [command];
   return dirs.some((dir) => names.some((n) => existsSync(join(dir, n))));
 }

@@ -50,10 +50,7 @@ function withoutTrailingSeparator(p: string, paths: path.PlatformPath): string {
   return p.slice(0, end);
 }
 
-export type ManifestChange =
-  | { kind: 'unchanged'; current: string }
-  | { kind: 'added'; text: string }
-  | { kind: 'replaced'; previous: unknown; text: string };
+export type ManifestChange = { kind: 'unchanged'; current: string } | { kind: 'added'; text: string } | { kind: 'replaced'; previous: unknown; text: string };
 
 /**
  * The manifest text with `dependencies[name] = reference`. `isSame` says whether an existing

@@ -25,10 +25,7 @@ export function run(options: SetupUnityOptions): void {
   const editorVersion = unityProjectVersion(project);
   const manifestPath = join(project, 'Packages', 'manifest.json');
   if (!existsSync(manifestPath)) {
-    throw new ExitError(
-      `${project} has no Packages/manifest.json, which Unity writes when it opens a project. Open the project in Unity once, then run tether setup unity again.`,
-      2,
-    );
+    throw new ExitError(`${project} has no Packages/manifest.json, which Unity writes when it opens a project. Open the project in Unity once, then run tether setup unity again.`, 2);
   }
   const packageDir = unityPackageDir();
   const reference = unityFileReference(packageDir);
@@ -37,7 +34,8 @@ export function run(options: SetupUnityOptions): void {
   try {
     change = withDependency(text, UNITY_PACKAGE_NAME, reference, (existing) => referencesFolder(existing, packageDir, dirname(manifestPath)));
   } catch (error) {
-    if (error instanceof ManifestError) throw new ExitError(`Could not add ${UNITY_PACKAGE_NAME} to ${manifestPath}: ${error.message}. Fix the file (Unity will not load packages from it either), then run this again.`);
+    if (error instanceof ManifestError)
+      throw new ExitError(`Could not add ${UNITY_PACKAGE_NAME} to ${manifestPath}: ${error.message}. Fix the file (Unity will not load packages from it either), then run this again.`);
     throw error;
   }
   const entry = (value: unknown): string => `"${UNITY_PACKAGE_NAME}": ${JSON.stringify(value)}`;
@@ -51,12 +49,7 @@ export function run(options: SetupUnityOptions): void {
   if (change.kind === 'unchanged') {
     out.push(`${UNITY_PACKAGE_NAME} is already in ${manifestPath} (${change.current}): nothing to change.`);
   } else if (options.dryRun) {
-    out.push(
-      `Dry run: would change ${manifestPath}:`,
-      ...(change.kind === 'replaced' ? [`- ${entry(change.previous)}`] : []),
-      `+ ${entry(reference)}`,
-      'Nothing was written.',
-    );
+    out.push(`Dry run: would change ${manifestPath}:`, ...(change.kind === 'replaced' ? [`- ${entry(change.previous)}`] : []), `+ ${entry(reference)}`, 'Nothing was written.');
   } else {
     if (change.kind === 'replaced') {
       out.push(`Notice: ${manifestPath} had ${entry(change.previous)}; it now points at this installation of Tether instead.`);
@@ -108,7 +101,11 @@ export function npxCacheWarning(packageDir: string): string | undefined {
 
 /** "2021.3.5f1" older than "2021.3"? Compares the year and minor numbers only. */
 export function olderThan(version: string, minimum: string): boolean {
-  const parts = (v: string): number[] => v.split('.').slice(0, 2).map((p) => Number.parseInt(p, 10));
+  const parts = (v: string): number[] =>
+    v
+      .split('.')
+      .slice(0, 2)
+      .map((p) => Number.parseInt(p, 10));
   const [year = 0, minor = 0] = parts(version);
   const [minYear = 0, minMinor = 0] = parts(minimum);
   return year < minYear || (year === minYear && minor < minMinor);
@@ -132,9 +129,7 @@ function nextSteps(project: string, dryRun: boolean): string[] {
     '  Switch to the editor (or open the project). The Package Manager resolves the package and Unity',
     '  compiles it; the Tether host then starts with the editor, listening on 127.0.0.1 only, and comes',
     '  back by itself after every domain reload. Calls cut short by a reload or a crash are never run twice.',
-    ...(process.env.TETHER_HOME
-      ? [`  TETHER_HOME is set (${tetherHome()}): Unity must see the same TETHER_HOME, or agents will not find the editor.`]
-      : []),
+    ...(process.env.TETHER_HOME ? [`  TETHER_HOME is set (${tetherHome()}): Unity must see the same TETHER_HOME, or agents will not find the editor.`] : []),
     '',
     'Connect an agent:',
     `  stdio, one agent per process (Claude Code, Cursor, VS Code, Codex…):  tether mcp --project ${project}`,

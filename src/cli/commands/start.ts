@@ -15,7 +15,13 @@ import { run as runServe } from './serve.js';
 
 export async function run(options: { project?: string; buildSeconds?: number; port?: number; logFormat?: string }): Promise<void> {
   const project = options.project ? resolve(options.project) : sampleProjectCopy();
-  const editor = await runSandbox({ project, ...(options.buildSeconds === undefined ? {} : { buildSeconds: options.buildSeconds }), logLevel: 'warn', ...(options.logFormat ? { logFormat: options.logFormat } : {}), quietFirstReady: true });
+  const editor = await runSandbox({
+    project,
+    ...(options.buildSeconds === undefined ? {} : { buildSeconds: options.buildSeconds }),
+    logLevel: 'warn',
+    ...(options.logFormat ? { logFormat: options.logFormat } : {}),
+    quietFirstReady: true,
+  });
   let server: Awaited<ReturnType<typeof runServe>>;
   try {
     server = await runServe({ project, port: options.port ?? 7420, logLevel: 'warn', ...(options.logFormat ? { logFormat: options.logFormat } : {}), quiet: true });

@@ -59,10 +59,9 @@ function describe(tool: ToolDescriptor, width: number): string {
   const notesAt = ' '.repeat(4 + keyWidth + 2 + typeWidth + 2);
   for (const [name, property] of properties) {
     const { description, default: fallback } = property as { description?: unknown; default?: unknown };
-    const notes = [
-      ...(typeof description === 'string' ? [description] : []),
-      ...(required.has(name) ? ['Required.'] : fallback === undefined ? [] : [`Default: ${JSON.stringify(fallback)}.`]),
-    ].join(' ');
+    const notes = [...(typeof description === 'string' ? [description] : []), ...(required.has(name) ? ['Required.'] : fallback === undefined ? [] : [`Default: ${JSON.stringify(fallback)}.`])].join(
+      ' ',
+    );
     const head = `    ${`${name}=`.padEnd(keyWidth)}  ${typeOf(property).padEnd(typeWidth)}`;
     const wrapped = notes ? wrap(notes, width, notesAt) : [];
     if (head.length + 2 > notesAt.length) lines.push(head.trimEnd(), ...wrapped);

@@ -13,10 +13,16 @@ const ANSWER_MS = 3_000;
 /** Asks tether serve (the one serve.json names, or the one at `url` with `token`) for a login link. */
 export async function requestLoginLink(home: string, server?: { url: string; token: string }): Promise<string> {
   const target = server ?? readServeState(home);
-  const response = await fetch(new URL('/dashboard/login-codes', target.url), { method: 'POST', headers: { authorization: `Bearer ${target.token}` }, signal: AbortSignal.timeout(ANSWER_MS) }).catch((error: Error) => {
-    throw new TetherError('HOST_UNAVAILABLE', `tether serve at ${target.url} did not answer (${error.message}). Start it with \`tether serve\` or \`npm start\`.`, { url: target.url });
-  });
-  if (!response.ok) throw new TetherError('HOST_UNAVAILABLE', `tether serve at ${target.url} refused a login link (HTTP ${response.status}); is it an older tether serve without the dashboard?`, { url: target.url, status: response.status });
+  const response = await fetch(new URL('/dashboard/login-codes', target.url), { method: 'POST', headers: { authorization: `Bearer ${target.token}` }, signal: AbortSignal.timeout(ANSWER_MS) }).catch(
+    (error: Error) => {
+      throw new TetherError('HOST_UNAVAILABLE', `tether serve at ${target.url} did not answer (${error.message}). Start it with \`tether serve\` or \`npm start\`.`, { url: target.url });
+    },
+  );
+  if (!response.ok)
+    throw new TetherError('HOST_UNAVAILABLE', `tether serve at ${target.url} refused a login link (HTTP ${response.status}); is it an older tether serve without the dashboard?`, {
+      url: target.url,
+      status: response.status,
+    });
   const { url } = (await response.json()) as { url: string };
   return url;
 }

@@ -24,13 +24,28 @@ function editorLines(editor: EditorStatus, now: number): string[] {
   if (!editor.answered || editor.hostStatusUnsupported) return lines;
   lines.push(`  connections (${editor.connections.length}${more(editor.omitted?.connections)})`);
   if (editor.connections.length === 0) lines.push('    none: no front, tether serve or tether call is attached');
-  lines.push(...table(editor.connections.map((c) => [c.connectionId, agentName(c.client), c.endpoint, `since ${clock(c.since)}`]), '    '));
+  lines.push(
+    ...table(
+      editor.connections.map((c) => [c.connectionId, agentName(c.client), c.endpoint, `since ${clock(c.since)}`]),
+      '    ',
+    ),
+  );
   lines.push(`  calls in flight (${editor.calls.length}${more(editor.omitted?.calls)})`);
   if (editor.calls.length === 0) lines.push('    none');
-  lines.push(...table(editor.calls.map((c) => callRow(c, now)), '    '));
+  lines.push(
+    ...table(
+      editor.calls.map((c) => callRow(c, now)),
+      '    ',
+    ),
+  );
   if (editor.unknownOutcomes.length > 0) {
     lines.push(`  outcome unknown (${editor.unknownOutcomes.length}${more(editor.omitted?.unknownOutcomes)}): the editor stopped while these ran; they may have taken effect.`);
-    lines.push(...table(editor.unknownOutcomes.map((c) => [c.tool, c.agent ? agentName(c.agent) : '(agent not named)', `interrupted ${c.finishedAt ? clock(c.finishedAt) : ''}`, `callId ${c.callId}`]), '    '));
+    lines.push(
+      ...table(
+        editor.unknownOutcomes.map((c) => [c.tool, c.agent ? agentName(c.agent) : '(agent not named)', `interrupted ${c.finishedAt ? clock(c.finishedAt) : ''}`, `callId ${c.callId}`]),
+        '    ',
+      ),
+    );
     lines.push("    Check the editor's state (a read-only tool, its console) before calling them again.");
   }
   return lines;
@@ -63,7 +78,12 @@ function serveLines(serve: ServeReport, now: number): string[] {
   for (const front of fronts) {
     lines.push(`  ${front.project ?? '(default project)'}: editor link ${front.link}${front.error ? ` (${front.error})` : ''}`);
     lines.push(`    clients: ${front.clients.length === 0 ? 'none awake' : front.clients.map(agentName).join(', ')}`);
-    lines.push(...table(front.calls.map((c) => [c.tool, c.agent ? agentName(c.agent) : '(agent not named)', c.state, duration(now - c.startedAt), c.message ?? '', `callId ${c.callId}`]), '    '));
+    lines.push(
+      ...table(
+        front.calls.map((c) => [c.tool, c.agent ? agentName(c.agent) : '(agent not named)', c.state, duration(now - c.startedAt), c.message ?? '', `callId ${c.callId}`]),
+        '    ',
+      ),
+    );
   }
   return lines;
 }

@@ -56,19 +56,19 @@ export class DashboardRoutes {
   async handle(req: IncomingMessage, res: ServerResponse, url: URL, bearerChecked: boolean): Promise<boolean> {
     const path = url.pathname;
     const asset = ASSETS[path];
-    if (asset && req.method === 'GET') return this.sendAsset(res, asset), true;
+    if (asset && req.method === 'GET') return (this.sendAsset(res, asset), true);
     if (path === '/dashboard/login-codes' && req.method === 'POST' && bearerChecked) {
       const code = this.sessions.issueCode();
       const origin = `http://${req.headers.host ?? ''}`;
-      return sendJson(res, 200, { url: `${origin}/dashboard/login?code=${code}`, expiresInSeconds: 120 }), true;
+      return (sendJson(res, 200, { url: `${origin}/dashboard/login?code=${code}`, expiresInSeconds: 120 }), true);
     }
-    if (path === '/dashboard/login' && req.method === 'GET') return this.login(res, url.searchParams.get('code') ?? ''), true;
+    if (path === '/dashboard/login' && req.method === 'GET') return (this.login(res, url.searchParams.get('code') ?? ''), true);
     if (path === '/dashboard/events' && req.method === 'GET') {
-      if (!this.loggedIn(req)) return refuse(res, 401, 'LOGIN_REQUIRED', 'Log in to the dashboard with the link that `tether status --open` prints.'), true;
+      if (!this.loggedIn(req)) return (refuse(res, 401, 'LOGIN_REQUIRED', 'Log in to the dashboard with the link that `tether status --open` prints.'), true);
       this.stream(req, res);
       return true;
     }
-    if (path === '/dashboard/cancel' && req.method === 'POST') return await this.cancel(req, res), true;
+    if (path === '/dashboard/cancel' && req.method === 'POST') return (await this.cancel(req, res), true);
     return false;
   }
 
@@ -82,7 +82,13 @@ export class DashboardRoutes {
       }
       this.assets.set(asset.file, body);
     }
-    res.writeHead(200, { 'content-type': asset.type, 'content-security-policy': CONTENT_SECURITY_POLICY, 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'cache-control': 'no-cache' });
+    res.writeHead(200, {
+      'content-type': asset.type,
+      'content-security-policy': CONTENT_SECURITY_POLICY,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-cache',
+    });
     res.end(body);
   }
 

@@ -159,8 +159,7 @@ export class FastCallTransport extends SplicingStdioTransport {
         method: 'tools/call',
         _meta: request.meta,
         signal: controller.signal,
-        notify: (notification: { method: string; params?: Record<string, unknown> }, options?: object) =>
-          server.notification(notification as never, { ...options, relatedRequestId: id }),
+        notify: (notification: { method: string; params?: Record<string, unknown> }, options?: object) => server.notification(notification as never, { ...options, relatedRequestId: id }),
       },
       http: undefined,
     });

@@ -59,7 +59,13 @@ export class AssetDatabase {
     const found = this.files.entry(path);
     if (found) return found;
     // Not the folders the path goes through: they exist, so they are not what was mistyped.
-    const suggestions = closestNames(path, this.files.walk().map((e) => e.path).filter((candidate) => !isWithin(path, candidate)));
+    const suggestions = closestNames(
+      path,
+      this.files
+        .walk()
+        .map((e) => e.path)
+        .filter((candidate) => !isWithin(path, candidate)),
+    );
     const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : '';
     throw new TetherError('NOT_FOUND', `${tool}: no asset at "${path}" (${field}).${hint} find_assets lists the project's assets.`, { tool, field, path, suggestions });
   }

@@ -21,7 +21,8 @@ function refuse(tool: string, field: string, problem: string, hint: string): nev
 /** Checks a move of `from` to `to` before anything changes (MoveAsset's own refusals, said plainly). */
 export function checkMove(db: AssetDatabase, from: AssetEntry, to: string, tool: string, field: string): void {
   if (to === from.path) refuse(tool, field, `"${to}" is where the asset already is`, 'Give another path.');
-  if (db.files.entry(to) || existsSync(db.files.full(db.files.fileOf(to)))) throw assetTaken(tool, field, to, 'Move or delete that asset first, or choose another path; an asset is never overwritten.');
+  if (db.files.entry(to) || existsSync(db.files.full(db.files.fileOf(to))))
+    throw assetTaken(tool, field, to, 'Move or delete that asset first, or choose another path; an asset is never overwritten.');
   if (from.isFolder && isWithin(to, from.path)) refuse(tool, field, `"${to}" is inside "${from.path}"`, 'A folder cannot be moved into itself.');
   if (!from.isFolder && posix.extname(to).toLowerCase() !== posix.extname(from.path).toLowerCase()) {
     refuse(tool, field, `"${to}" changes the extension of "${from.path}"`, `Keep "${posix.extname(from.path)}": the extension decides how the asset is imported.`);

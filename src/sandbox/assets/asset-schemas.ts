@@ -15,4 +15,3 @@ export const assetDetails = assetSummary.extend({
   labels: z.array(z.string()).describe('Its asset labels (find them with "l:Label").'),
   dependencies: z.array(z.string()).describe('The assets it references directly (AssetDatabase.GetDependencies, not recursive).'),
 });
-

@@ -14,7 +14,10 @@ export interface AssetFilter {
 
 export function parseFilter(filter: string, tool: string): AssetFilter {
   const parsed: AssetFilter = { names: [], types: [], labels: [] };
-  for (const word of filter.trim().split(/\s+/).filter((w) => w !== '')) {
+  for (const word of filter
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '')) {
     const match = /^([tl]):(.*)$/i.exec(word);
     if (!match) {
       parsed.names.push(word.toLowerCase());

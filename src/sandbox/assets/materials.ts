@@ -54,7 +54,15 @@ export function checkedValues(db: AssetDatabase, shader: string, properties: rea
   const checked: Record<string, MaterialValue> = {};
   for (const [name, value] of Object.entries(values)) {
     const property = properties.find((p) => p.name === name);
-    if (!property) throw unknownName(tool, `properties.${name}`, name, `the shader "${shader}" has no property "${name}"`, properties.map((p) => p.name), 'Its properties:');
+    if (!property)
+      throw unknownName(
+        tool,
+        `properties.${name}`,
+        name,
+        `the shader "${shader}" has no property "${name}"`,
+        properties.map((p) => p.name),
+        'Its properties:',
+      );
     const stored = materialValue(property, value, tool);
     checked[name] = stored !== null && typeof stored === 'object' && !Array.isArray(stored) ? { asset: requireTexture(db, stored.asset, name, tool) } : stored;
   }

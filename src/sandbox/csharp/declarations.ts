@@ -9,17 +9,7 @@ import { firstToken, isGroup, lastToken, type Group, type Item } from './bracket
 import type { DiagnosticBag } from './diagnostics.js';
 import type { Token } from './lexer.js';
 import { StatementChecker } from './statements.js';
-import {
-  TYPE_KEYWORDS,
-  isGroupOf,
-  isIdentifier,
-  isKeyword,
-  isPunct,
-  lacksSemicolonBefore,
-  semicolonExpected,
-  skipAttributes,
-  skipModifiers,
-} from './syntax.js';
+import { TYPE_KEYWORDS, isGroupOf, isIdentifier, isKeyword, isPunct, lacksSemicolonBefore, semicolonExpected, skipAttributes, skipModifiers } from './syntax.js';
 
 export interface DeclaredType {
   name: string;

@@ -98,7 +98,7 @@ class Lexer {
       this.emit('string', start, this.regularString(start));
     } else if ((c === '@' && after === '"') || ((c === '@' || c === '$') && (after === '$' || after === '@') && text[start + 2] === '"') || (c === '$' && after === '"')) {
       this.emit('string', start, this.stringAt(start));
-    } else if (c === '\'') {
+    } else if (c === "'") {
       this.emit('char', start, this.charLiteral(start));
     } else if (c === '@' && IDENTIFIER_START.test(after ?? '')) {
       this.emit('identifier', start, this.identifierEnd(start + 1));
@@ -221,7 +221,7 @@ class Lexer {
       if (isNewline(c) && !verbatim) return at;
       if (c === '"' || ((c === '@' || c === '$') && /["@$]/.test(text[at + 1] ?? ''))) {
         at = c === '"' ? this.regularString(at) : this.stringAt(at);
-      } else if (c === '\'') {
+      } else if (c === "'") {
         at = this.charLiteral(at);
       } else if (c === '(' || c === '[' || c === '{') {
         depth++;
@@ -248,14 +248,14 @@ class Lexer {
     const { text } = this;
     let at = start + 1;
     let count = 0;
-    while (at < text.length && text[at] !== '\'' && !isNewline(text[at])) {
+    while (at < text.length && text[at] !== "'" && !isNewline(text[at])) {
       const escaped = text[at] === '\\' && at + 1 < text.length && !isNewline(text[at + 1]) ? text[at + 1] : undefined;
       at += escaped === undefined ? 1 : 2;
       // \u0041, \x41, \U00000041: the hex digits belong to the one character.
       if (escaped === 'u' || escaped === 'x' || escaped === 'U') while (at < text.length && /[0-9a-fA-F]/.test(text[at]!)) at++;
       count++;
     }
-    if (text[at] !== '\'') {
+    if (text[at] !== "'") {
       this.bag.add(start, 'CS1010', 'Newline in constant');
       return at;
     }

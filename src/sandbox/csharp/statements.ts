@@ -8,17 +8,7 @@
  */
 import { isGroup, type Item } from './brackets.js';
 import type { DiagnosticBag } from './diagnostics.js';
-import {
-  PREDEFINED_TYPES,
-  isGroupOf,
-  isIdentifier,
-  isKeyword,
-  isPunct,
-  isToken,
-  lacksSemicolonBefore,
-  semicolonExpected,
-  words,
-} from './syntax.js';
+import { PREDEFINED_TYPES, isGroupOf, isIdentifier, isKeyword, isPunct, isToken, lacksSemicolonBefore, semicolonExpected, words } from './syntax.js';
 
 /** Keywords followed by a parenthesized header and then the statement they govern. */
 const HEADED = words('if while for foreach using lock fixed switch catch');

@@ -7,16 +7,14 @@
  */
 import { invalidArgument } from '../tools/tool-errors.js';
 
-export type PackageSpec =
-  | { kind: 'registry'; name: string; version?: string }
-  | { kind: 'git'; url: string }
-  | { kind: 'local'; path: string; tarball: boolean };
+export type PackageSpec = { kind: 'registry'; name: string; version?: string } | { kind: 'git'; url: string } | { kind: 'local'; path: string; tarball: boolean };
 
 const NAME = /^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)+$/;
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 const GIT = /^(git\+)?(https?|ssh|git|file):\/\/[^\s]+$|^git@[^\s:]+:[^\s]+$/;
 
-const FORMS = 'Give a package name ("com.unity.textmeshpro"), a name and version ("com.unity.textmeshpro@3.0.6"), a Git URL ("https://github.com/owner/repo.git") or a local path ("file:../MyPackage").';
+const FORMS =
+  'Give a package name ("com.unity.textmeshpro"), a name and version ("com.unity.textmeshpro@3.0.6"), a Git URL ("https://github.com/owner/repo.git") or a local path ("file:../MyPackage").';
 
 /** A package's name as Unity requires it: lowercase, reverse-domain ("com.company.tool"), at most 214 characters. */
 export function isPackageName(name: string): boolean {
@@ -58,6 +56,11 @@ export function gitPackageName(url: string): string | undefined {
   const [location = '', query = ''] = withoutRevision.split('?');
   const subfolder = new URLSearchParams(query).get('path');
   const source = subfolder && subfolder.replace(/\/+$/, '') !== '' ? subfolder : location;
-  const last = source.replace(/\/+$/, '').split(/[/:]/).at(-1)?.replace(/\.git$/, '') ?? '';
+  const last =
+    source
+      .replace(/\/+$/, '')
+      .split(/[/:]/)
+      .at(-1)
+      ?.replace(/\.git$/, '') ?? '';
   return isPackageName(last) ? last : undefined;
 }

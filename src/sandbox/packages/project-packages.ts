@@ -108,7 +108,11 @@ export class ProjectPackages {
     try {
       parsed = JSON.parse(text);
     } catch (error) {
-      throw new TetherError('TOOL_FAILED', `Packages/manifest.json is not valid JSON (${(error as Error).message}); Unity cannot resolve the project's packages either. Fix the file, then try again.`, { path: 'Packages/manifest.json' });
+      throw new TetherError(
+        'TOOL_FAILED',
+        `Packages/manifest.json is not valid JSON (${(error as Error).message}); Unity cannot resolve the project's packages either. Fix the file, then try again.`,
+        { path: 'Packages/manifest.json' },
+      );
     }
     const { dependencies, ...other } = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Record<string, unknown>;
     const entries = Object.entries(typeof dependencies === 'object' && dependencies !== null ? dependencies : {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string');

@@ -33,13 +33,7 @@ export function connect(data: SceneFile, rootId: number, asset: string): PrefabF
 }
 
 /** A new instance of `file` under `parentId` (the scene root when null), appended to the scene's objects. */
-export function instantiate(
-  data: SceneFile,
-  file: PrefabFile,
-  asset: string,
-  parentId: number | null,
-  init: { name?: string; position?: Vector3; rotation?: Vector3 },
-): GameObject {
+export function instantiate(data: SceneFile, file: PrefabFile, asset: string, parentId: number | null, init: { name?: string; position?: Vector3; rotation?: Vector3 }): GameObject {
   const objects = materialize(file, asset, new Map(), () => data.nextId++, parentId);
   const root = objects[0]!;
   if (init.name !== undefined) root.name = init.name;
@@ -58,7 +52,10 @@ export function rebuild(data: SceneFile, root: GameObject, previous: PrefabFile 
   const parts = instanceParts(data.objects, root);
   const overrides = mode === 'keep' && previous ? overridesOf(data.objects, root, previous) : noOverrides();
   const ids = new Map([...parts.linked].map(([source, o]) => [source, o.id]));
-  const fresh = applyOverrides(materialize(next, root.prefab!.asset, ids, () => data.nextId++, root.parentId), overrides);
+  const fresh = applyOverrides(
+    materialize(next, root.prefab!.asset, ids, () => data.nextId++, root.parentId),
+    overrides,
+  );
   const freshRoot = fresh[0]!;
   const rootFields = freshRoot as unknown as Record<string, unknown>;
   for (const key of DEFAULT_OVERRIDES) rootFields[key] = structuredClone((root as unknown as Record<string, unknown>)[key]);

@@ -70,11 +70,15 @@ export function stageContents(stage: PrefabStage, tool: string): PrefabFile {
   const roots = stage.scene.children(null);
   if (roots.length !== 1) {
     const problem = `the prefab's contents have ${roots.length} root GameObjects (${roots.map((r) => `"/${r.name}"`).join(', ')}), and a prefab has exactly one`;
-    throw new TetherError('INVALID_ARGUMENTS', `Invalid arguments for ${tool}: save: ${problem}. Move the others under the root (reparent_gameobject) or delete them, then save; or close without saving.`, {
-      tool,
-      field: 'save',
-      problem,
-    });
+    throw new TetherError(
+      'INVALID_ARGUMENTS',
+      `Invalid arguments for ${tool}: save: ${problem}. Move the others under the root (reparent_gameobject) or delete them, then save; or close without saving.`,
+      {
+        tool,
+        field: 'save',
+        problem,
+      },
+    );
   }
   const data = stage.scene.snapshot();
   const objects = subtree(data.objects, roots[0]!.id).map(({ prefab: _link, ...o }) => o);

@@ -15,14 +15,7 @@ import { propagate } from './prefab-edits.js';
 import { loadPrefab, writePrefab, type PrefabFile } from './prefab-file.js';
 
 /** Rebuilds the instances of `asset` everywhere but the one rooted at `except` (in `exceptScene`); returns how many. */
-export function syncInstances(
-  project: Project,
-  scenes: SceneSet,
-  asset: string,
-  previous: PrefabFile | undefined,
-  next: PrefabFile,
-  except?: { scene: Scene; id: number },
-): number {
+export function syncInstances(project: Project, scenes: SceneSet, asset: string, previous: PrefabFile | undefined, next: PrefabFile, except?: { scene: Scene; id: number }): number {
   let count = 0;
   const update = (scene: Scene): void => {
     const data = scene.snapshot();

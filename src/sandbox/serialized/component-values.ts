@@ -118,5 +118,5 @@ export function eulerOf(q: readonly number[]): Vector3 {
     roll = Math.atan2(2 * (x * y + w * z), 1 - 2 * (x * x + z * z));
   }
   // To a thousandth of a degree: what a quaternion rounded to six decimals can tell apart.
-  return [pitch, yaw, roll].map((angle) => (Math.round((((angle / RADIANS) % 360) + 360) % 360 * 1000) / 1000) % 360 + 0) as Vector3;
+  return [pitch, yaw, roll].map((angle) => ((Math.round(((((angle / RADIANS) % 360) + 360) % 360) * 1000) / 1000) % 360) + 0) as Vector3;
 }

@@ -78,7 +78,12 @@ function toStored(scope: ReferenceScope, value: unknown, objectType: string, lab
   const builtins = BUILTIN_RESOURCES[asset];
   if (builtins) {
     const type = typeof record.name === 'string' ? builtins[record.name] : undefined;
-    if (!type) problem(`"${asset}" holds ${Object.keys(builtins).map((n) => `"${n}"`).join(', ')}: give one as "name"`);
+    if (!type)
+      problem(
+        `"${asset}" holds ${Object.keys(builtins)
+          .map((n) => `"${n}"`)
+          .join(', ')}: give one as "name"`,
+      );
     if (!isAssignable(type as string, objectType, scope.bases)) problem(`"${record.name}" is a ${type}`);
     return { asset, name: record.name as string };
   }

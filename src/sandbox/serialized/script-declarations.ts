@@ -31,23 +31,54 @@ export interface ScriptDeclarations {
   literals: string[];
 }
 
-const MODIFIERS = new Set(['public', 'private', 'protected', 'internal', 'static', 'readonly', 'const', 'volatile', 'new', 'override', 'virtual', 'abstract', 'extern', 'unsafe', 'event', 'fixed', 'required']);
+const MODIFIERS = new Set([
+  'public',
+  'private',
+  'protected',
+  'internal',
+  'static',
+  'readonly',
+  'const',
+  'volatile',
+  'new',
+  'override',
+  'virtual',
+  'abstract',
+  'extern',
+  'unsafe',
+  'event',
+  'fixed',
+  'required',
+]);
 
 export function readDeclarations(source: string): ScriptDeclarations {
   const { text, literals } = withoutCommentsAndLiterals(source);
   const namespace = /\bnamespace\s+([\w.]+)/.exec(text)?.[1];
   const enums = new Map<string, string[]>();
   for (const match of text.matchAll(/\benum\s+(\w+)\s*(?::\s*[\w.]+\s*)?\{([^}]*)\}/g)) {
-    const members = (match[2] ?? '').split(',').map((m) => m.split('=')[0]?.replace(/\[[^\]]*\]/g, '').trim() ?? '').filter((m) => /^\w+$/.test(m));
+    const members = (match[2] ?? '')
+      .split(',')
+      .map(
+        (m) =>
+          m
+            .split('=')[0]
+            ?.replace(/\[[^\]]*\]/g, '')
+            .trim() ?? '',
+      )
+      .filter((m) => /^\w+$/.test(m));
     enums.set(match[1] as string, members);
   }
   const classes: DeclaredClass[] = [];
-  const header = /((?:\[[^\]]*\]\s*)*)(?:(?:public|internal|private|protected|sealed|abstract|static|partial|readonly)\s+)*(class|struct)\s+(\w+)(\s*<[^>{]*>)?\s*(?::\s*([^{]+?))?\s*(?:where\s[^{]*)?\{/g;
+  const header =
+    /((?:\[[^\]]*\]\s*)*)(?:(?:public|internal|private|protected|sealed|abstract|static|partial|readonly)\s+)*(class|struct)\s+(\w+)(\s*<[^>{]*>)?\s*(?::\s*([^{]+?))?\s*(?:where\s[^{]*)?\{/g;
   for (const match of text.matchAll(header)) {
     if (match[4]) continue; // an open generic type: Unity serializes none.
     const open = (match.index ?? 0) + match[0].length - 1;
     const name = match[3] as string;
-    const base = match[5]?.split(',')[0]?.trim().replace(/^UnityEngine\./, '');
+    const base = match[5]
+      ?.split(',')[0]
+      ?.trim()
+      .replace(/^UnityEngine\./, '');
     classes.push({
       name,
       fullName: namespace ? `${namespace}.${name}` : name,
@@ -102,7 +133,14 @@ function declaredFields(statement: string): DeclaredField[] {
   let rest = statement.trim();
   const attributes: string[] = [];
   for (let match = /^\[([^\]]*)\]\s*/.exec(rest); match; match = /^\[([^\]]*)\]\s*/.exec(rest)) {
-    attributes.push(...(match[1] as string).split(',').map((a) => a.trim().replace(/\(.*$/s, '').replace(/^UnityEngine\.|^System\./, '')));
+    attributes.push(
+      ...(match[1] as string).split(',').map((a) =>
+        a
+          .trim()
+          .replace(/\(.*$/s, '')
+          .replace(/^UnityEngine\.|^System\./, ''),
+      ),
+    );
     rest = rest.slice(match[0].length);
   }
   const modifiers = new Set<string>();

@@ -9,9 +9,7 @@ import { join } from 'node:path';
 import { COMPONENT_TYPES } from '../component-types.js';
 import { projectScripts } from '../csharp/project-scripts.js';
 import type { Project } from '../project.js';
-import {
-  arrayOf, bool, enumOf, float, int, rect, ref, string, struct, unsupported, vector, VECTOR_PARTS, isVectorType, type FieldMap, type FieldSpec,
-} from './field-spec.js';
+import { arrayOf, bool, enumOf, float, int, rect, ref, string, struct, unsupported, vector, VECTOR_PARTS, isVectorType, type FieldMap, type FieldSpec } from './field-spec.js';
 import { baseOf, isAssignable } from './object-types.js';
 import { readDeclarations, splitTopLevel, type DeclaredClass, type ScriptDeclarations } from './script-declarations.js';
 
@@ -97,7 +95,10 @@ export class ScriptCatalog {
       if (!spec || spec.type === 'Array') return undefined; // Unity serializes no array of arrays.
       const items = initializer ? /\{([\s\S]*)\}\s*$/.exec(initializer)?.[1] : undefined;
       const values = items === undefined ? [] : splitTopLevel(items, ',').map((item) => literalOf(spec, item.trim(), literals));
-      return arrayOf(spec, values.filter((v) => v !== undefined));
+      return arrayOf(
+        spec,
+        values.filter((v) => v !== undefined),
+      );
     }
     const simple = simpleSpec(type);
     if (simple) return withDefault(simple, initializer, literals);
@@ -131,11 +132,27 @@ function withDefault(spec: FieldSpec, initializer: string | undefined, literals:
 }
 
 const NAMED_VECTORS: Record<string, number[]> = {
-  zero: [0, 0, 0, 0], one: [1, 1, 1, 1], up: [0, 1, 0], down: [0, -1, 0], left: [-1, 0, 0], right: [1, 0, 0], forward: [0, 0, 1], back: [0, 0, -1],
+  zero: [0, 0, 0, 0],
+  one: [1, 1, 1, 1],
+  up: [0, 1, 0],
+  down: [0, -1, 0],
+  left: [-1, 0, 0],
+  right: [1, 0, 0],
+  forward: [0, 0, 1],
+  back: [0, 0, -1],
 };
 const NAMED_COLORS: Record<string, number[]> = {
-  white: [1, 1, 1, 1], black: [0, 0, 0, 1], red: [1, 0, 0, 1], green: [0, 1, 0, 1], blue: [0, 0, 1, 1], yellow: [1, 0.92156863, 0.015686275, 1],
-  cyan: [0, 1, 1, 1], magenta: [1, 0, 1, 1], gray: [0.5, 0.5, 0.5, 1], grey: [0.5, 0.5, 0.5, 1], clear: [0, 0, 0, 0],
+  white: [1, 1, 1, 1],
+  black: [0, 0, 0, 1],
+  red: [1, 0, 0, 1],
+  green: [0, 1, 0, 1],
+  blue: [0, 0, 1, 1],
+  yellow: [1, 0.92156863, 0.015686275, 1],
+  cyan: [0, 1, 1, 1],
+  magenta: [1, 0, 1, 1],
+  gray: [0.5, 0.5, 0.5, 1],
+  grey: [0.5, 0.5, 0.5, 1],
+  clear: [0, 0, 0, 0],
 };
 
 /** The value of a simple initializer ("3.5f", "\"Bob\"", "new Vector3(1, 2, 3)", "Color.red", "Kind.Fast"), or undefined. */

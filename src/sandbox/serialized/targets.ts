@@ -86,14 +86,15 @@ export function resolveTarget(args: TargetArgs, { project, scene, scenes }: Targ
   const path = assetPath(project, args.asset as string, tool, 'target.asset', access);
   const extension = posix.extname(path).toLowerCase();
   if (!ASSET_KINDS.includes(extension)) {
-    invalid('target.asset', `"${path}" is not a ScriptableObject (.asset), Material (.mat) or prefab (.prefab)`, 'Give one of those; a scene\'s objects are targets by gameObject and component.');
+    invalid('target.asset', `"${path}" is not a ScriptableObject (.asset), Material (.mat) or prefab (.prefab)`, "Give one of those; a scene's objects are targets by gameObject and component.");
   }
   if (extension === '.prefab') {
     const { file: prefab } = readPrefab(project, path, tool, 'target.asset');
     const previous = structuredClone(prefab);
     const root = prefab.root;
     const object = args.gameObject === undefined ? root : findInPrefab(root, args.gameObject);
-    if (!object) throw new TetherError('NOT_FOUND', `"${path}" has no GameObject at "${args.gameObject}". Paths in a prefab start at its root: "/${root.name}/…".`, { path, gameObject: args.gameObject });
+    if (!object)
+      throw new TetherError('NOT_FOUND', `"${path}" has no GameObject at "${args.gameObject}". Paths in a prefab start at its root: "/${root.name}/…".`, { path, gameObject: args.gameObject });
     const target = componentTarget(object, args, `"${args.gameObject ?? `/${root.name}`}" in "${path}"`, scripts, scope(), tool, () => {
       writePrefab(project, path, prefab);
       // As in Unity, a prefab asset's change reaches its instances (their overrides kept).
