@@ -46,12 +46,15 @@ function unityProject(workspace: Workspace, manifest?: string, version = '2022.3
 describe('tether setup unity', () => {
   it('refuses a folder that is not a Unity project: exit 2, says what a Unity project has, writes nothing', async () => {
     const workspace = createWorkspace();
+    // The sample project (the sandbox's) has a Packages/manifest.json of its own: it must stay as it is.
+    const manifest = join(workspace.project, 'Packages', 'manifest.json');
+    const before = readFileSync(manifest, 'utf8');
     const result = await setup(workspace, '--project', workspace.project);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`${workspace.project} is not a Unity project: it has no ProjectSettings/ProjectVersion.txt`);
     expect(result.stderr).toContain('Packages/manifest.json');
     expect(result.stdout).toBe('');
-    expect(existsSync(join(workspace.project, 'Packages'))).toBe(false);
+    expect(readFileSync(manifest, 'utf8')).toBe(before);
   });
 
   it('refuses a folder that does not exist, and a missing --project, with exit 2', async () => {
