@@ -89,7 +89,9 @@ function inputSchemaProblem(tool: string, schema: Record<string, unknown>): stri
 
 /** The custom tools of the last successful compile. */
 export function loadCompiledTools(project: Project): SandboxTool[] {
-  const compiled = project.readJson<CustomToolFile[]>(project.compiledToolsPath, []);
+  // A tool compiled by an earlier version whose schema this one refuses is left out: it
+  // would fail at its first call (schemas compile at first use), or fail every start.
+  const compiled = project.readJson<CustomToolFile[]>(project.compiledToolsPath, []).filter((file) => inputSchemaProblem(file.name, file.inputSchema) === undefined);
   return compiled.map((file) => ({
     ...defineTool({
       name: file.name,
