@@ -104,8 +104,8 @@ describe('tether tools', () => {
     expect(listed.stdout).toContain(
       [
         'get_hierarchy  Get scene hierarchy',
-        '  Returns the GameObject tree of the open scene: names, paths, active flags and',
-        '  component types.',
+        '  Returns the GameObject tree of the open scene: names, paths, active flags,',
+        '  component types, and which GameObjects are part of a prefab instance.',
         '  --args \'{"root"?: string, "depth"?: integer}\'',
         '    root=   string   Path of the subtree to return, e.g. "/Environment".',
         '                     Default: the whole scene.',
@@ -114,8 +114,8 @@ describe('tether tools', () => {
     );
     expect(listed.stdout).toContain('    limit=      integer  Default: 100.');
     expect(listed.stdout).toContain('    path=  string  Required.');
-    // Wrapped at 80 columns, but for the --args line and an enum's list of names, which cannot be cut.
-    for (const line of listed.stdout.split('\n').filter((l) => !l.startsWith('  --args') && !/^ {4}\w+= +"/.test(l))) expect(line.length, line).toBeLessThanOrEqual(80);
+    // Wrapped at 80 columns, but for the --args line and an enum's list of names (or an array of them), which cannot be cut.
+    for (const line of listed.stdout.split('\n').filter((l) => !l.startsWith('  --args') && !/^ {4}\w+= +\(?"/.test(l))) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 });
 
