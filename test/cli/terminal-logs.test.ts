@@ -86,7 +86,10 @@ describe('log lines in a terminal', () => {
     await mcp.waitForLine((line) => line.includes('"id":1'));
     mcp.child.stdin!.end();
     expect(await mcp.exited).toBe(0);
-    expect(mcp.lines.map((line) => (JSON.parse(line) as { jsonrpc: string }).jsonrpc)).toEqual(['2.0']);
+    // Every line is JSON-RPC (the answer, and list_changed notices if the editor's lists arrived meanwhile).
+    const messages = mcp.lines.map((line) => JSON.parse(line) as { jsonrpc: string; id?: number });
+    expect(messages.every((message) => message.jsonrpc === '2.0')).toBe(true);
+    expect(messages.filter((message) => message.id === 1)).toHaveLength(1);
     expect(mcp.stderrLines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\d INFO {2}mcp: shutting down {2}why="stdin closed"$/));
   });
 
