@@ -4,12 +4,12 @@
  * and removes it on a clean exit. Readers skip, and delete, records whose process is gone,
  * and skip records they cannot trust.
  */
-import { readdirSync, realpathSync, rmSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { firstIssue } from '../protocol/index.js';
 import { hostsDir } from './tether-home.js';
-import { WRITABLE_BY_OTHERS, processWarnings, readPrivateFile, writePrivateFile, type WarningLog } from './secure-file.js';
+import { WRITABLE_BY_OTHERS, processWarnings, readPrivateFile, whyNotPrivate, writePrivateFile, type WarningLog } from './secure-file.js';
 
 export const HostRecord = z.object({
   instanceId: z.string(),
@@ -51,13 +51,43 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
+/** A folder holding host records that other users may change, and how. */
+export interface FolderProblem {
+  path: string;
+  reason: string;
+}
+
+/**
+ * The records folder and the TETHER_HOME that holds it, each if another user owns it or its
+ * mode lets others change it (group or world write, sticky or not: a sticky folder still takes
+ * strangers' files). Missing folders are fine; so is everything on Windows (see folder-trust.ts).
+ */
+export function recordsFolderProblems(dir: string, uid = process.getuid?.()): FolderProblem[] {
+  if (uid === undefined) return [];
+  const problems: FolderProblem[] = [];
+  for (const folder of [dir, dirname(resolve(dir))]) {
+    // Followed: a TETHER_HOME may be a link (macOS's /tmp is one); what it leads to holds the records.
+    const stats = statSync(folder, { throwIfNoEntry: false });
+    const reason = stats ? whyNotPrivate(stats, WRITABLE_BY_OTHERS, uid) : undefined;
+    if (reason) problems.push({ path: folder, reason });
+  }
+  return problems;
+}
+
+/** What a reader says of each FolderProblem: what it risks, and what to do. */
+export const RECORDS_FOLDER_WARNING =
+  'host records folder (or the TETHER_HOME holding it) may be changed by other users, who could plant or remove records: make it yours and 0700 (chmod 700), or set TETHER_HOME to a folder of your own';
+
 /**
  * Every live host's record; stale ones (dead pid) are deleted, unreadable ones skipped. A
  * record is read only if it is a regular file of this user's that no one else may change, and
  * never through a symbolic link: one planted by someone else would send the client, and the
  * host token it presents, to their port. Such a record is skipped with a warning, and left.
+ * A records folder (or TETHER_HOME) that others may change is warned about, and still read:
+ * its records pass the same checks, and refusing them would only shut this user out.
  */
 export function listHostRecords(dir = hostsDir(), log: WarningLog = processWarnings): HostRecord[] {
+  for (const { path, reason } of recordsFolderProblems(dir)) log.warn({ path, reason }, RECORDS_FOLDER_WARNING);
   let names: string[];
   try {
     names = readdirSync(dir);

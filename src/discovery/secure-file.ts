@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { describeForeignFolder, foreignFolderAbove } from './folder-trust.js';
 
 /** Mode bits that let other users change a file: what must stay clear for code and records. */
 export const WRITABLE_BY_OTHERS = 0o022;
@@ -54,14 +55,24 @@ export class UnsafeDirectoryError extends Error {
 
 /**
  * Makes `dir` (0700) or checks the one there: one of this user's with wider permissions is
- * tightened to 0700; a symbolic link, or a directory another user owns, throws
- * UnsafeDirectoryError, since whoever controls it could plant or read the secrets put in it.
+ * tightened to 0700; a symbolic link, a directory another user owns, or one inside a folder
+ * another user owns (a TETHER_HOME of someone else's: its logs/ and cache/ would be theirs to
+ * swap) throws UnsafeDirectoryError before anything is made, since whoever controls it could
+ * plant or read what is put in it.
  */
 export function ensurePrivateDir(dir: string): void {
   const uid = process.getuid?.();
   if (uid === undefined) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     return;
+  }
+  const above = foreignFolderAbove(dir, uid);
+  if (above) {
+    throw new UnsafeDirectoryError(
+      dir,
+      describeForeignFolder(above, uid),
+      `Whoever owns it could rename what Tether writes there and put their own in its place, so nothing was written. Set TETHER_HOME to a directory of your own (for example one made by \`mktemp -d\`), or ask the owner of ${above.path} to give it to you.`,
+    );
   }
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -78,7 +89,7 @@ export function ensurePrivateDir(dir: string): void {
     throw new UnsafeDirectoryError(
       dir,
       `it is a directory shared with every user (mode ${(stats.mode & 0o7777).toString(8)}, like /tmp), which Tether will not make private`,
-      'Give Tether a directory of its own inside it instead (TETHER_HOME, or the host\'s recordsDir).',
+      "Give Tether a directory of its own inside it instead (TETHER_HOME, or the host's recordsDir).",
     );
   }
   if ((stats.mode & OPEN_TO_OTHERS) !== 0) chmodSync(dir, 0o700);
