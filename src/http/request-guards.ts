@@ -98,7 +98,8 @@ export function allowedOrigin(origin: string): string {
  */
 export function checkRequest(req: IncomingMessage, options: GuardOptions, { preflight = false, bearer = true } = {}): Refusal | undefined {
   const target = requestTarget(req.url);
-  if (!target) return { status: 400, code: 'BAD_REQUEST', message: 'The request target is not a valid path or URL; send requests to /mcp, /healthz or /metrics.' };
+  if (!target)
+    return { status: 400, code: 'BAD_REQUEST', message: 'The request target is not a path (`/mcp`): send requests to /mcp, /healthz or /metrics, with the server named in the Host header only.' };
   const hostHeader = singleHostHeader(req);
   if (hostHeader === undefined) {
     return {
@@ -135,10 +136,20 @@ export function checkRequest(req: IncomingMessage, options: GuardOptions, { pref
   return undefined;
 }
 
-/** A request's target as a URL, or undefined when it is none (`GET http://[`). */
+/**
+ * A request's target as a URL, or undefined when it is not the path form (`/mcp?x`) that
+ * every HTTP client sends to a server it talks to directly. Anything else is refused with a
+ * 400 before any handler reads it: `//evil.example/mcp` (which a URL parser reads as another
+ * host with the path `/mcp`), `*`, and the absolute form (`http://127.0.0.1:7420/mcp`, which
+ * only proxies send: the MCP SDK's Node adapter joins the Host header and the target into one
+ * URL, so an absolute target would reach the transport as `http://h:1http://h:1/mcp` and end
+ * in a 500, and its authority could name another host than the Host header the guards check).
+ */
 export function requestTarget(url: string | undefined): URL | undefined {
+  const target = url ?? '/';
+  if (!target.startsWith('/') || target.startsWith('//')) return undefined;
   try {
-    return new URL(url ?? '/', 'http://localhost');
+    return new URL(target, 'http://localhost');
   } catch {
     return undefined;
   }

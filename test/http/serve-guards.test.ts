@@ -167,6 +167,37 @@ describe('tether serve guards', () => {
     expect(lines.join('\n')).not.toContain(served.token);
   });
 
+  it('refuses with 400 a target that is not a path (absolute URL, //host/path, *), token or not, and never answers 500', async () => {
+    const workspace = createWorkspace();
+    const served = await startServe(workspace);
+    const { hostname, port } = new URL(served.url);
+    const authority = `${hostname}:${port}`;
+    const statusOf = (request: string): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const socket = connect({ host: hostname, port: Number(port) }, () => socket.write(request));
+        let answer = '';
+        socket.on('data', (chunk: Buffer) => {
+          answer += chunk.toString();
+          if (answer.includes('\r\n')) {
+            resolve(answer.slice(0, answer.indexOf('\r\n')));
+            socket.destroy();
+          }
+        });
+        socket.on('error', reject);
+      });
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const headers = `Host: ${authority}\r\nAuthorization: Bearer ${served.token}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+    // The absolute form with the token once reached the SDK's adapter, which joined Host and target into a URL that is none: a 500.
+    for (const target of [`http://${authority}/mcp`, `http://127.0.0.1:1/mcp`, `//${authority}/mcp`, '//evil.example/mcp', '*']) {
+      for (const method of ['POST', 'OPTIONS', 'PATCH']) {
+        expect(`${method} ${target}: ${await statusOf(`${method} ${target} HTTP/1.1\r\n${headers}`)}`).toBe(`${method} ${target}: HTTP/1.1 400 Bad Request`);
+      }
+    }
+    // The path form of the same requests is served: a session is needed (400 from the endpoint, not the guard), or 405.
+    expect(await statusOf(`PATCH /mcp HTTP/1.1\r\n${headers}`)).toBe('HTTP/1.1 405 Method Not Allowed');
+    expect((await fetch(served.url.replace('/mcp', '/healthz'), { headers: { authorization: `Bearer ${served.token}` } })).status).toBe(503);
+  });
+
   it('refuses with 400 a Host header that is not host[:port], or that comes twice, and goes on serving', async () => {
     const served = await startServe(createWorkspace());
     const { hostname, port } = new URL(served.url);
