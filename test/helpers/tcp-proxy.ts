@@ -1,6 +1,8 @@
 /**
- * A TCP proxy between a front and a host, to cut the link on cue (a network blip) without
- * touching either process. `dropAll()` destroys every proxied connection; new ones still work.
+ * A TCP proxy between a front and a host, to fail the link on cue without touching either
+ * process: `dropAll()` cuts every proxied connection at once (a network blip), `stallAll()`
+ * stops carrying bytes with both ends left open (half-open: a peer gone without a FIN). New
+ * connections still work; `retarget()` follows a restarted host.
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -11,10 +13,10 @@ export class TcpProxy {
   private readonly pairs = new Set<[Socket, Socket]>();
   connections = 0;
 
-  private constructor(targetPort: number) {
+  private constructor(private targetPort: number) {
     this.server = createServer((client) => {
       this.connections++;
-      const upstream = connect({ port: targetPort, host: '127.0.0.1' });
+      const upstream = connect({ port: this.targetPort, host: '127.0.0.1' });
       const pair: [Socket, Socket] = [client, upstream];
       this.pairs.add(pair);
       const end = (): void => {
@@ -48,6 +50,30 @@ export class TcpProxy {
     }
     this.pairs.clear();
     return count;
+  }
+
+  /** Stops carrying bytes on every live connection, both ends left open, until `ms` pass; then cuts them. */
+  stallAll(ms: number): number {
+    const stalled = [...this.pairs];
+    for (const [client, upstream] of stalled) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      client.pause();
+      upstream.pause();
+    }
+    setTimeout(() => {
+      for (const pair of stalled) {
+        pair[0].destroy();
+        pair[1].destroy();
+        this.pairs.delete(pair);
+      }
+    }, ms).unref();
+    return stalled.length;
+  }
+
+  /** Sends new connections to another port (a restarted host's). */
+  retarget(targetPort: number): void {
+    this.targetPort = targetPort;
   }
 
   async close(): Promise<void> {
