@@ -403,6 +403,8 @@ describe('HostLink against hand-made hosts', () => {
     const timers = new Set<NodeJS.Timeout>();
     cleanups.push(() => timers.forEach((t) => clearTimeout(t)));
     let pings = 0;
+    let lateAnswers = 0;
+    const fourthLateAnswer = deferred();
     const fake = await startFake(
       ws,
       FakeHost.answerHello((message, connection) => {
@@ -413,6 +415,7 @@ describe('HostLink against hand-made hosts', () => {
         const timer = setTimeout(() => {
           timers.delete(timer);
           answer();
+          if (++lateAnswers === 4) fourthLateAnswer.resolve();
         }, 400);
         timers.add(timer);
       }),
@@ -423,10 +426,14 @@ describe('HostLink against hand-made hosts', () => {
     link.start();
     await up;
     const changes = recordStates(link);
-    await delay(3_000);
+    // Four pings (one every 700 ms), each answered 400 ms late: over 3 s of a blocked host, as
+    // the link lived it, however slowly a loaded machine runs the timers. A change of state
+    // ends the wait at once, for the assertion below to report.
+    link.once('state', () => fourthLateAnswer.resolve());
+    await within(fourthLateAnswer.promise, 15_000, 'the fourth late ping answer');
     expect(changes).toEqual([]);
     expect(link.state).toBe('authenticated');
-    expect(pings).toBeGreaterThanOrEqual(3);
+    expect(pings).toBeGreaterThanOrEqual(4);
     await expect(link.request('test/echo', {}, 100)).resolves.toEqual({ echoed: 'test/echo' });
   });
 

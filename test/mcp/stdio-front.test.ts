@@ -7,8 +7,9 @@ import { chmodSync, readFileSync, readdirSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeMcpSessions, connectMcp, textOf } from '../helpers/mcp-client.js';
-import { TETHER_BIN, cleanupProcesses, createWorkspace, startSandbox } from '../helpers/processes.js';
+import { closeMcpSessions, connectMcp, textOf, type McpSession } from '../helpers/mcp-client.js';
+import { TETHER_BIN, TetherProcess, cleanupProcesses, createWorkspace, startSandbox } from '../helpers/processes.js';
+import { waitForStreamLine } from '../helpers/wait-for-event.js';
 
 afterEach(async () => {
   await closeMcpSessions();
@@ -89,6 +90,8 @@ describe('tether mcp over stdio', () => {
     expect(tools.map((t) => t.name)).not.toContain('build_player'); // nothing trusted cached; the editor is away
   });
 
+  // Some sixty calls, three domain reloads and a build, one after another: 12–22 s on a loaded
+  // machine, where vitest's default 30 s once ran out (hence the test's own 60 s).
   it('calls every sandbox tool and gets the right content back', async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
@@ -199,7 +202,7 @@ describe('tether mcp over stdio', () => {
 
     const everyTool = new Set([...tools.map((t) => t.name), 'spawn_wave']);
     expect([...everyTool].filter((name) => !called.has(name))).toEqual([]);
-  });
+  }, 60_000);
 
   it('tells a subscriber when a call changed the scene or the console, and not otherwise', async () => {
     const workspace = createWorkspace();
@@ -273,7 +276,7 @@ describe('tether mcp over stdio', () => {
 
     const { ready } = await startSandbox(workspace);
     const recordWritten = statSync(join(workspace.home, 'hosts', `${ready.instanceId}.json`)).mtimeMs;
-    const reconnected = await waitForLog(session.stderr, (entry) => entry.state === 'authenticated' && entry.time > recordWritten);
+    const reconnected = await waitForLog(session, (entry) => entry.state === 'authenticated' && entry.time > recordWritten);
     console.info(`reconnected ${reconnected.time - recordWritten} ms after the record was written`);
     expect(reconnected.time - recordWritten).toBeLessThan(100);
     expect((await session.client.callTool({ name: 'get_hierarchy', arguments: {} })).isError).toBeFalsy();
@@ -301,11 +304,12 @@ describe('tether mcp over stdio', () => {
   it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('shuts down cleanly on %s', async (signal) => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
-    const child = spawn(process.execPath, [TETHER_BIN, 'mcp', '--project', workspace.project, '--log-level', 'info'], { env: workspace.env, stdio: ['pipe', 'pipe', 'pipe'] });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    await new Promise<void>((resolve) => child.stderr.on('data', (chunk: Buffer) => chunk.toString().includes('"state":"authenticated"') && resolve()));
-    child.kill(signal);
-    expect(await exited).toBe(0);
+    // Stopped by cleanupProcesses() if the test fails before the signal.
+    const mcp = new TetherProcess(['mcp', '--project', workspace.project, '--log-level', 'info'], workspace.env, { stdin: 'pipe' });
+    // A whole log line: a chunk of stderr may end in the middle of the one that says so.
+    await mcp.waitForStderrLine((line) => line.includes('"state":"authenticated"'));
+    mcp.child.kill(signal);
+    expect(await mcp.exited).toBe(0);
   });
 
   it('exits when stdin closes, leaving no process behind', async () => {
@@ -346,15 +350,10 @@ describe('tether mcp logging', () => {
   });
 });
 
-async function waitForLog(stderr: () => string, match: (entry: { state?: string; time: number }) => boolean, timeoutMs = 10_000): Promise<{ time: number }> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    for (const line of stderr().split('\n')) {
-      if (!line.startsWith('{')) continue;
-      const entry = JSON.parse(line) as { state?: string; time: number };
-      if (match(entry)) return entry;
-    }
-    if (Date.now() > deadline) throw new Error(`no matching log line; stderr:\n${stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+type LogEntry = { state?: string; time: number };
+
+/** The first of the session's log entries (past or future) that matches, as `tether mcp` writes it on stderr. */
+async function waitForLog(session: McpSession, match: (entry: LogEntry) => boolean, timeoutMs = 10_000): Promise<LogEntry> {
+  const line = await waitForStreamLine(session.transport.stderr!, session.stderr, (l) => l.startsWith('{') && match(JSON.parse(l) as LogEntry), timeoutMs);
+  return JSON.parse(line) as LogEntry;
 }

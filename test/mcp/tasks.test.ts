@@ -6,11 +6,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { TaskStore, type TaskEnd } from '../../src/mcp/task-store.js';
 import { closeMcpSessions, connectMcp, textOf } from '../helpers/mcp-client.js';
 import { TetherProcess, cleanupProcesses, createWorkspace, startSandbox, type Workspace } from '../helpers/processes.js';
+import { nextTurn, waitForStreamLine } from '../helpers/wait-for-event.js';
 
 afterEach(async () => {
   await closeMcpSessions();
@@ -189,10 +190,16 @@ describe('2025-11-25 task-augmented tools/call', () => {
     const logBefore = session.stderr().length;
     process.kill(pid, 'SIGSTOP');
     try {
-      await until(() => (/"state":"lost"/.test(session.stderr().slice(logBefore)) ? true : undefined), 'the link to drop', 10_000);
+      await waitForStreamLine(
+        session.transport.stderr!,
+        () => session.stderr().slice(logBefore),
+        (line) => line.includes('"state":"lost"'),
+      );
       const cancelled = await client.request({ method: 'tasks/cancel', params: { taskId: task.taskId } }, TaskV1);
       expect(cancelled.status).toBe('cancelled');
       // Still frozen for longer than the front used to wait for the link before dropping the cancel (1 s).
+      // A window on purpose, after the events that open it (the link lost, the cancel acknowledged):
+      // what it pins is that the cancel outlives that old deadline, and only time passing marks it.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
     } finally {
       try {
@@ -430,31 +437,45 @@ describe('TaskStore', () => {
   });
 
   it('forgets a finished task after its time to live, never a running one', async () => {
-    const store = new TaskStore({ minTtlMs: 1, minRetentionMs: 50 });
-    let release!: () => void;
-    const blocked = new Promise<void>((resolve) => (release = resolve));
-    const record = store.start({ era: 'legacy', tool: 'a', ttlMs: 30 }, async () => (await blocked, ok))!;
-    expect(record.ttlMs).toBe(30);
-    await new Promise((resolve) => setTimeout(resolve, 80));
-    expect(store.get(record.taskId)?.status).toBe('working');
-    // Measured here, not assumed from the 80 ms wait: a timer may fire a millisecond early by Date.now.
-    const releasedAt = Date.now();
-    release();
-    await record.settled;
-    expect(record.ttlMs).toBeGreaterThanOrEqual(releasedAt - record.createdAt + 30); // kept a while after it finished
-    expect(store.timers).toBe(1);
-    await until(() => (store.get(record.taskId) ? undefined : true), 'expiry', 2_000, 10);
-    expect(store.timers).toBe(0);
-    store.close();
+    // On vitest's clock, moving time on fires every timer due by then: "its time to live has
+    // passed" is an event the test makes happen, not a wait a loaded machine can stretch or cut.
+    vi.useFakeTimers();
+    try {
+      const store = new TaskStore({ minTtlMs: 1, minRetentionMs: 50 });
+      let release!: () => void;
+      const blocked = new Promise<void>((resolve) => (release = resolve));
+      const record = store.start({ era: 'legacy', tool: 'a', ttlMs: 30 }, async () => (await blocked, ok))!;
+      expect(record.ttlMs).toBe(30);
+      // Well past its time to live, and every timer the store set has had its turn: still there.
+      await vi.advanceTimersByTimeAsync(80);
+      expect(store.get(record.taskId)?.status).toBe('working');
+      const releasedAt = Date.now();
+      release();
+      await record.settled;
+      // Kept a while (its time to live) after it finished, not dropped for having outlived it.
+      expect(record.ttlMs).toBe(releasedAt - record.createdAt + 30);
+      expect(store.timers).toBe(1);
+      await vi.advanceTimersByTimeAsync(29);
+      expect(store.get(record.taskId)?.status).toBe('completed');
+      await vi.advanceTimersByTimeAsync(1);
+      expect(store.get(record.taskId)).toBeUndefined();
+      expect(store.timers).toBe(0);
+      store.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('cancels: terminal at once, the work is aborted, its late outcome ignored', async () => {
     const store = new TaskStore();
     let seen: AbortSignal | undefined;
+    let returnedLate!: () => void;
+    const lateOutcome = new Promise<void>((resolve) => (returnedLate = resolve));
     const record = store.start({ era: 'modern', tool: 'a' }, async ({ signal, report }) => {
       seen = signal;
       report('Halfway');
       await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+      returnedLate();
       return ok;
     })!;
     await until(() => seen, 'the work to start', 1_000, 5);
@@ -462,7 +483,10 @@ describe('TaskStore', () => {
     expect(store.cancel(record.taskId, { statusMessage: 'Stopped.' })).toBe(true);
     expect(record.status).toBe('cancelled');
     expect(seen?.aborted).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // The work has returned its outcome; the store takes it in with promise jobs only, all run
+    // by the loop's next turn: by then it has had its chance to (wrongly) apply it.
+    await lateOutcome;
+    await nextTurn();
     expect(record).toMatchObject({ status: 'cancelled', statusMessage: 'Stopped.', result: undefined });
     expect(store.cancel(record.taskId, {})).toBe(false);
     store.close();

@@ -7,6 +7,7 @@ import type { FrameLimits } from '../../src/protocol/limits.js';
 import { FramedTransport, createLinkedPair, createLinkedStreams } from '../../src/protocol/transport.js';
 import { liftedStringsOf } from '../../src/protocol/lifted-strings.js';
 import { createLongStringLifter } from '../../src/link/long-string-lifter.js';
+import { nextTurn } from '../helpers/wait-for-event.js';
 
 const open: RpcConnection[] = [];
 
@@ -371,7 +372,10 @@ describe('RpcConnection: closing', () => {
     expect(a.closedWith).toBeUndefined();
     await vi.waitFor(() => expect(onB).toHaveBeenCalledTimes(1));
     b.close();
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Listeners added after the close are called on their own turn: once both have been, any
+    // repeat call the closes above made or queued has happened too.
+    await Promise.all([a, b].map((end) => new Promise((resolve) => end.onClose(resolve))));
+    await nextTurn();
     expect(onA).toHaveBeenCalledTimes(1);
     expect(onB).toHaveBeenCalledTimes(1);
   });
@@ -384,7 +388,9 @@ describe('RpcConnection: closing', () => {
     a.onClose(late);
     await vi.waitFor(() => expect(late).toHaveBeenCalledTimes(1));
     expect(late).toHaveBeenCalledWith(reason);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    // A listener added later still is called after any repeat call of this one would have been.
+    await new Promise((resolve) => a.onClose(resolve));
+    await nextTurn();
     expect(late).toHaveBeenCalledTimes(1);
   });
 
