@@ -4,7 +4,8 @@
  * path (the default) and one without (TETHER_FAST_PATH=0), and their stdout must hold the same
  * bytes, line for line (callIds, which are random, aside). Each kind of tools/call is here:
  * success, structured content, isError, invalid arguments, unknown tool, progress, a cancel
- * mid-call, a large result, the editor away, and both protocol eras.
+ * mid-call, a large result, the editor away, a call that spans a domain reload of the sandbox
+ * editor, and both protocol eras.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Host } from '../../src/host/index.js';
 import { TetherError } from '../../src/protocol/index.js';
-import { TetherProcess, cleanupProcesses, createWorkspace, type Workspace } from '../helpers/processes.js';
+import { TetherProcess, cleanupProcesses, createWorkspace, startSandbox, type Workspace } from '../helpers/processes.js';
 
 const BIG_TEXT = 'x'.repeat(2 * 1024 * 1024);
 
@@ -80,9 +81,9 @@ function startHost(workspace: Workspace): Promise<Host> {
 /** One `tether mcp` fed raw lines; its stdout lines are what is compared. */
 class RawMcp {
   readonly process: TetherProcess;
-  constructor(workspace: Workspace, fastPath: boolean) {
+  constructor(workspace: Workspace, fastPath: boolean, waitMs = 300) {
     this.process = new TetherProcess(
-      ['mcp', '--project', workspace.project, '--wait-ms', '300', '--log-level', 'info'],
+      ['mcp', '--project', workspace.project, '--wait-ms', String(waitMs), '--log-level', 'info'],
       { ...workspace.env, TETHER_FAST_PATH: fastPath ? '1' : '0' },
       { stdin: 'pipe' },
     );
@@ -193,6 +194,36 @@ describe('the fast path answers tools/call with the bytes the SDK path writes', 
     await host.close();
     await same(call(30, 'echo', { text: 'nobody there' }));
   });
+});
+
+describe('a call that spans a domain reload of the editor', () => {
+  it('answers the same bytes with and without the fast path, on the fast path when it is on', async () => {
+    try {
+      const outputs: string[][] = [];
+      for (const fastPath of [true, false]) {
+        // An editor each: both must live through the same reload, not one the other caused.
+        const workspace = createWorkspace();
+        await startSandbox(workspace);
+        // Long enough a wait for the editor to come back from its reload (300 ms in the sandbox).
+        const mcp = new RawMcp(workspace, fastPath, 20_000);
+        await mcp.request(LEGACY_INIT);
+        mcp.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+        await mcp.request({ jsonrpc: '2.0', id: 'list', method: 'tools/list' } as never);
+        // Entering play mode reloads the code domain, and the answer arrives after the reload.
+        const lines = await mcp.request(call(1, 'play_mode', { action: 'enter' }));
+        // The editor is back: a call after the reload is answered as well.
+        lines.push(...(await mcp.request(call(2, 'play_mode', { action: 'exit' }))));
+        if (fastPath) await mcp.process.waitForStderrLine((line) => line.includes('fast path'));
+        else expect(mcp.process.stderr).not.toContain('fast path');
+        outputs.push(normalized(lines));
+        await mcp.process.stop();
+      }
+      expect(outputs[0]).toEqual(outputs[1]);
+      expect(outputs[0]!.join('\n')).toContain('domainReload');
+    } finally {
+      await cleanupProcesses();
+    }
+  }, 60_000);
 });
 
 describe('the 2026 era stays with the SDK', () => {
