@@ -6,6 +6,7 @@
  * its outcome is unknown. Finished read-only calls, kept in memory only, are also held to a
  * memory budget. Entries are journal-entry.ts; stores, journal-store.ts and file-journal-store.ts.
  */
+import { FinishOrder, type Finished } from './finish-order.js';
 import { isFinal, type JournalEntry } from './journal-entry.js';
 import type { JournalStore } from './journal-store.js';
 
@@ -34,8 +35,7 @@ export const DEFAULT_READ_ONLY_BUDGET_BYTES = 64 * 1024 * 1024;
 const ENTRY_OVERHEAD_BYTES = 512;
 
 /** A finished read-only entry the journal keeps, and about what it holds. */
-interface KeptReadOnly {
-  callId: string;
+interface KeptReadOnly extends Finished {
   bytes: number;
 }
 
@@ -44,12 +44,20 @@ export class CallJournal {
   /** Finished read-only entries still kept, by callId. */
   private readonly finishedReadOnly = new Map<string, KeptReadOnly>();
   /**
-   * The same, oldest first, from `oldestKept` on. A queue, not the Map's own order: a Map
-   * iterator walks every slot deleted before it, so evicting through one cost 10-15 us a call
-   * at 50,000 entries, and more the larger the budget.
+   * The same, in the order they finished: what the budget evicts first, and what prune
+   * expires. A queue, not the Map's own order: a Map iterator walks every slot deleted before
+   * it, so evicting through one cost 10-15 us a call at 50,000 entries, and more the larger
+   * the budget.
    */
-  private keptInOrder: KeptReadOnly[] = [];
-  private oldestKept = 0;
+  private readonly keptInOrder = new FinishOrder<KeptReadOnly>();
+  /**
+   * The other finished entries (those in the store), in the order they finished: prune takes
+   * the expired ones off the fronts of the two queues instead of walking every entry (a walk
+   * of the whole journal every 5 s cost, under a steady stream of calls, as much per call as
+   * the journal had entries per 5 s of calls). Read-only ones are not here: the budget may
+   * evict them long before they expire, and their records would outlive them.
+   */
+  private readonly finishOrder = new FinishOrder<Finished>();
   private readOnlyBytes = 0;
   private writesSinceCompaction = 0;
   private lastPrune = 0;
@@ -74,6 +82,7 @@ export class CallJournal {
   load(now = Date.now()): { requeue: JournalEntry[]; interrupted: JournalEntry[] } {
     const requeue: JournalEntry[] = [];
     const interrupted: JournalEntry[] = [];
+    const finished: Finished[] = [];
     for (const entry of this.store.load()) {
       if (this.expired(entry, now)) continue;
       if (entry.state === 'running') {
@@ -89,7 +98,9 @@ export class CallJournal {
         requeue.push(entry);
       }
       this.entries.set(entry.callId, entry);
+      if (isFinal(entry) && entry.finishedAt !== undefined) finished.push({ callId: entry.callId, finishedAt: entry.finishedAt });
     }
+    for (const record of finished.sort((a, b) => a.finishedAt - b.finishedAt)) this.finishOrder.push(record);
     this.compact();
     return { requeue, interrupted };
   }
@@ -121,6 +132,8 @@ export class CallJournal {
       if (isFinal(entry)) this.keepWithinBudget(entry);
       return;
     }
+    // Queued for prune as it is recorded, even should the store refuse it: memory holds it.
+    if (isFinal(entry) && entry.finishedAt !== undefined) this.finishOrder.push({ callId: entry.callId, finishedAt: entry.finishedAt });
     this.store.save(entry, mustSync(entry));
     // Compacted once the store holds a few records per entry it keeps: read-only entries,
     // however many, are not in it.
@@ -128,27 +141,29 @@ export class CallJournal {
   }
 
   /**
-   * Forgets finished calls older than the retention. Walking every entry on every call made
-   * calls O(journal size) (2 ms each after 40,000 calls, measured by the bench), so a walk
-   * happens at most once per tenth of the retention (5 s at most); an entry outlives its
+   * Forgets finished calls older than the retention, taking them off the front of the finish
+   * order (calls expire in the order they finished; one behind a later clock waits for those
+   * before it). It looks at most once per tenth of the retention (5 s at most), so that the
+   * durable ones leave the store in one compaction, not one each; an entry outlives its
    * retention by no more than that.
    */
   prune(now = Date.now()): void {
     if (now - this.lastPrune < Math.min(this.retentionMs / 10, 5_000)) return;
     this.lastPrune = now;
-    let removedDurable = false;
-    let removedReadOnly = false;
-    for (const [callId, entry] of this.entries) {
-      if (!this.expired(entry, now)) continue;
-      this.entries.delete(callId);
-      if (this.unkeep(callId)) removedReadOnly = true;
-      if (!entry.volatile) removedDurable = true;
+    for (let oldest = this.keptInOrder.peek(); oldest && (!this.isKept(oldest) || now - oldest.finishedAt > this.retentionMs); oldest = this.keptInOrder.peek()) {
+      this.keptInOrder.shift();
+      if (!this.isKept(oldest)) continue; // forgotten already
+      this.unkeep(oldest.callId);
+      this.entries.delete(oldest.callId);
     }
-    // Under the budget nothing else leaves the queue: what expired leaves its front (calls
-    // expire in the order they finished; one behind a later clock waits for those before it).
-    if (removedReadOnly) {
-      while (this.oldestKept < this.keptInOrder.length && !this.isKept(this.keptInOrder[this.oldestKept] as KeptReadOnly)) this.oldestKept++;
-      this.dropSpentQueueFront();
+    let removedDurable = false;
+    for (let next = this.finishOrder.peek(); next && now - next.finishedAt > this.retentionMs; next = this.finishOrder.peek()) {
+      this.finishOrder.shift();
+      const entry = this.entries.get(next.callId);
+      // Forgotten already, or the callId's entry is another one since (it has its own record).
+      if (!entry || entry.volatile || !this.expired(entry, now)) continue;
+      this.entries.delete(next.callId);
+      removedDurable = true;
     }
     // The store never held read-only entries: forgetting only those leaves it as it is (a file
     // rewrite is two fsyncs, every 5 s under a steady stream of read-only calls).
@@ -158,20 +173,27 @@ export class CallJournal {
   /** Counts a finished read-only entry, forgetting the oldest others while over the budget. */
   private keepWithinBudget(entry: JournalEntry): void {
     if (this.finishedReadOnly.has(entry.callId)) return;
-    const newest: KeptReadOnly = { callId: entry.callId, bytes: ENTRY_OVERHEAD_BYTES + stringBytes(entry.result, 4) + stringBytes(entry.arguments, 2) };
+    const newest: KeptReadOnly = {
+      callId: entry.callId,
+      finishedAt: entry.finishedAt ?? Date.now(),
+      bytes: ENTRY_OVERHEAD_BYTES + stringBytes(entry.result, 4) + stringBytes(entry.arguments, 2),
+    };
     this.finishedReadOnly.set(newest.callId, newest);
     this.keptInOrder.push(newest);
     this.readOnlyBytes += newest.bytes;
+    // The one just finished stays, whatever its place (first, should a clock have been set back).
+    let setAside = false;
     while (this.readOnlyBytes > this.readOnlyBudgetBytes) {
-      const oldest = this.keptInOrder[this.oldestKept] as KeptReadOnly;
-      if (oldest === newest) break;
-      this.oldestKept++;
-      // Pruned already (expired out of order): nothing left to evict for it.
-      if (!this.isKept(oldest)) continue;
-      this.unkeep(oldest.callId);
-      this.entries.delete(oldest.callId);
+      const oldest = this.keptInOrder.shift();
+      if (oldest === undefined) break;
+      if (oldest === newest) setAside = true;
+      // Forgotten already: nothing left to evict for it.
+      else if (this.isKept(oldest)) {
+        this.unkeep(oldest.callId);
+        this.entries.delete(oldest.callId);
+      }
     }
-    this.dropSpentQueueFront();
+    if (setAside) this.keptInOrder.push(newest);
   }
 
   /** Stops counting a callId's finished read-only call against the budget; false if it was not counted. */
@@ -185,14 +207,6 @@ export class CallJournal {
 
   private isKept(record: KeptReadOnly): boolean {
     return this.finishedReadOnly.get(record.callId) === record;
-  }
-
-  /** Drops the queue's spent front once it is most of the array (amortized O(1) a call). */
-  private dropSpentQueueFront(): void {
-    if (this.oldestKept > 1_024 && this.oldestKept * 2 > this.keptInOrder.length) {
-      this.keptInOrder = this.keptInOrder.slice(this.oldestKept);
-      this.oldestKept = 0;
-    }
   }
 
   private expired(entry: JournalEntry, now: number): boolean {

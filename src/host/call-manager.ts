@@ -235,7 +235,6 @@ export class CallManager {
     this.executions.delete(call);
     this.grace.requesterBack(call);
     for (const waiter of call.waiters) waiter();
-    if (this.executions.size === 0) this.heartbeat.stop();
     this.journal.prune();
   }
 

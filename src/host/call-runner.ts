@@ -6,12 +6,10 @@
 import { LazyAbort, TetherError, type ToolResult } from '../protocol/index.js';
 import type { CallJournal } from './call-journal.js';
 import { callErrors } from './call-errors.js';
+import { DeadlineTimer } from './deadline-timer.js';
 import type { LiveCall } from './live-call.js';
 import { toolContextFor } from './tool-context.js';
 import { toToolResult, unknownTool, type RegisteredTool, type ToolReturn } from './tools.js';
-
-/** The longest a timer waits (2^31 - 1 ms, 24.8 days): past it, Node fires at once. A longer deadline is this one. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 export interface CallRunnerOptions {
   journal: CallJournal;
@@ -23,6 +21,12 @@ export interface CallRunnerOptions {
 }
 
 export class CallRunner {
+  /** Every running call's deadline, on one timer (deadline-timer.ts). */
+  private readonly deadlines = new DeadlineTimer<LiveCall>((call) => {
+    const { callId, tool } = call.entry;
+    call.abort?.abort(callErrors.deadlineExceeded(callId, tool, this.deadlineMsOf(call)));
+  });
+
   constructor(private readonly options: CallRunnerOptions) {}
 
   async run(call: LiveCall): Promise<void> {
@@ -40,9 +44,7 @@ export class CallRunner {
     // one that waited in the queue does, and heartbeats follow either way.
     if (call.waited) call.sendProgress(false);
 
-    const deadlineMs = entry.deadlineMs ?? this.options.defaultDeadlineMs;
-    const deadline = setTimeout(() => abort.abort(callErrors.deadlineExceeded(entry.callId, entry.tool, deadlineMs)), Math.min(deadlineMs, MAX_TIMER_MS));
-    deadline.unref();
+    this.deadlines.set(call, this.deadlineMsOf(call));
 
     let value: ToolReturn;
     try {
@@ -51,7 +53,7 @@ export class CallRunner {
       finish(call, undefined, abort.reason ?? callErrors.toolFailure(entry.tool, error));
       return;
     } finally {
-      clearTimeout(deadline);
+      this.deadlines.clear(call);
     }
     let result: ToolResult;
     try {
@@ -62,6 +64,10 @@ export class CallRunner {
       return;
     }
     finish(call, result, undefined);
+  }
+
+  private deadlineMsOf(call: LiveCall): number {
+    return call.entry.deadlineMs ?? this.options.defaultDeadlineMs;
   }
 
   /**

@@ -11,8 +11,8 @@ import type { JournalEntry } from './journal-entry.js';
 /** One callId that wants the outcome of a live execution (unless its entry says it withdrew). */
 export interface Requester {
   entry: JournalEntry;
-  /** This callId's waiting requests, ended at once when it withdraws. */
-  onWithdraw: Set<(error: TetherError) => void>;
+  /** This callId's waiting requests, ended at once when it withdraws (an array: rarely more than one). */
+  onWithdraw: Array<(error: TetherError) => void>;
 }
 
 /** A connection hearing about the call under one callId. */
@@ -34,8 +34,8 @@ export class LiveCall {
   readonly requesters = new Map<string, Requester>();
   /** Most recently attached last: the one asked to elicit or sample. */
   listeners: CallListener[];
-  /** Called once when the call ends. */
-  readonly waiters = new Set<() => void>();
+  /** Called once when the call ends (an array, not a Set: almost always one, built on every call). */
+  readonly waiters: Array<() => void> = [];
   /** The running tool's cancellation; its AbortSignal is built only if the tool looks at it. */
   abort: LazyAbort | undefined;
   /** When progress was last sent for it: a heartbeat follows heartbeatMs of silence. */
@@ -53,7 +53,7 @@ export class LiveCall {
   }
 
   addRequester(entry: JournalEntry): void {
-    this.requesters.set(entry.callId, { entry, onWithdraw: new Set() });
+    this.requesters.set(entry.callId, { entry, onWithdraw: [] });
   }
 
   /** Tells every listener how the call stands (a heartbeat when the tool said nothing new). */
@@ -92,19 +92,24 @@ export class LiveCall {
     // One promise, ended by whichever comes first (a race would build four promises on every call).
     let end!: (error?: TetherError) => void;
     const ended = new Promise<TetherError | undefined>((resolve) => (end = resolve));
-    this.waiters.add(end);
-    requester.onWithdraw.add(end);
+    this.waiters.push(end);
+    requester.onWithdraw.push(end);
     abandoned?.onAbort(end);
     try {
       const how = await ended;
       if (how) throw how;
     } finally {
-      this.waiters.delete(end);
-      requester.onWithdraw.delete(end);
+      removeFrom(this.waiters, end);
+      removeFrom(requester.onWithdraw, end);
       abandoned?.offAbort(end);
       if (--listener.waiting === 0) this.listeners = this.listeners.filter((l) => l !== listener);
     }
     // The requester's own entry: the journal may already have forgotten a read-only one.
     return outcomeOf(requester.entry, false);
   }
+}
+
+function removeFrom<T>(items: T[], item: T): void {
+  const at = items.indexOf(item);
+  if (at >= 0) items.splice(at, 1);
 }
