@@ -13,6 +13,7 @@ import { BENCH_DIR, REPO_ROOT, killAll, removeWorkspaces } from './lib/procs.js'
 import type { Context, Entry } from './lib/results.js';
 import * as coldStart from './scenarios/cold-start.js';
 import * as csharpHost from './scenarios/csharp-host.js';
+import * as dashboard from './scenarios/dashboard.js';
 import * as latency from './scenarios/latency.js';
 import * as memory from './scenarios/memory.js';
 import * as payloads from './scenarios/payloads.js';
@@ -27,6 +28,7 @@ const SCENARIOS: Record<string, { run(ctx: Context): Promise<Entry[]> }> = {
   'cold-start': coldStart,
   memory,
   'csharp-host': csharpHost,
+  dashboard,
 };
 
 const argv = process.argv.slice(2);

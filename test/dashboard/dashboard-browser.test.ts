@@ -6,32 +6,23 @@
  * killed mid-call) marked outcome unknown, by the front and by the editor's journal; and a
  * request from another origin or without the cookie refused.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeHttpClients, connectHttp, startServe, type Served } from '../helpers/serve.js';
 import { REPO_ROOT, TETHER_BIN, cleanupProcesses, createWorkspace, runToExit, startSandbox, type Workspace } from '../helpers/processes.js';
+import { chromiumMissing, hasChromium, launchChromium, loginLink as linkFor, openDashboard as openTab } from './chromium.js';
 
 /** The page's own storage, as code evaluated in the page sees it (these tests are typed for Node). */
 declare const sessionStorage: { getItem(key: string): string | null };
 
-const CHROMIUM = process.env.TETHER_CHROMIUM ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-const needsChromium = hasChromium
-  ? ''
-  : ` (skipped: no Chromium at ${CHROMIUM}; install it with \`sudo apt-get install chromium\` on Debian or Ubuntu, or set TETHER_CHROMIUM to a Chromium or Chrome binary)`;
+const needsChromium = hasChromium ? '' : ` (skipped: ${chromiumMissing})`;
 
 let browser: Browser | undefined;
 
 beforeAll(async () => {
   if (!hasChromium) return;
-  // The flags a closed network needs: no background lookups of Google's hosts at every start.
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -44,19 +35,12 @@ afterEach(async () => {
 });
 
 /** The one-time login link, as a person gets it: `tether status --open` (without starting a browser). */
-async function loginLink(workspace: Workspace): Promise<string> {
-  const run = await runToExit(process.execPath, [TETHER_BIN, 'status', '--open', '--no-browser'], { env: workspace.env });
-  expect(run.code, run.stderr).toBe(0);
-  const url = /https?:\/\/\S+\/dashboard\/login\?code=[\w-]+/.exec(run.stdout)?.[0];
-  expect(url, run.stdout).toBeDefined();
-  return url as string;
+function loginLink(workspace: Workspace): Promise<string> {
+  return linkFor(workspace.env);
 }
 
 async function openDashboard(workspace: Workspace): Promise<Page> {
-  const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
-  const page = await context.newPage();
-  await page.goto(await loginLink(workspace));
-  await page.locator('#content').waitFor({ state: 'visible' });
+  const page = await openTab(browser!, workspace.env);
   // The page secret left the address bar (and the history) at once.
   expect(new URL(page.url()).hash).toBe('');
   return page;

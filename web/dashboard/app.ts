@@ -1,12 +1,15 @@
 /**
- * The dashboard page: plain DOM, one module. It reads the live feed of tether serve
- * (`/dashboard/events`) and redraws from each snapshot; its one action is cancelling a call,
- * after a confirmation. It logs in with the page secret of its login link (kept in this tab's
+ * The dashboard page: plain DOM. It reads the live feed of tether serve (`/dashboard/events`)
+ * and brings the page up to date from each snapshot, row by row (rows.ts): a snapshot brings
+ * only the calls that finished since the last one, and the page keeps the latest
+ * `recentLimit`. Its one action is cancelling a call, after a confirmation. It logs in with the page secret of its login link (kept in this tab's
  * sessionStorage, sent as a header), and the HttpOnly cookie the same link set.
  */
 import type { DashboardSnapshot, RateBucket } from '../../src/http/dashboard/dashboard-feed.js';
 import type { EditorView } from '../../src/http/dashboard/editor-watch.js';
 import type { HostStatusCall } from '../../src/protocol/index.js';
+import type { CallLogLine } from '../../src/mcp/call-log.js';
+import { prependRows, setText, syncRows } from './rows.js';
 
 const SECRET_KEY = 'tether-dashboard-secret';
 const SECRET_HEADER = 'x-tether-dashboard';
@@ -47,9 +50,12 @@ function projectName(path: string): string {
   return path.split(/[\\/]/).filter(Boolean).at(-1) ?? path;
 }
 
-function fillTable(id: string, rows: HTMLElement[], empty: string, columns: number): void {
-  const body = $(id).querySelector('tbody') as HTMLElement;
-  body.replaceChildren(...(rows.length > 0 ? rows : [el('tr', {}, el('td', { class: 'empty', colspan: String(columns) }, empty))]));
+function bodyOf(id: string): HTMLElement {
+  return $(id).querySelector('tbody') as HTMLElement;
+}
+
+function cell(row: HTMLTableRowElement, index: number): HTMLElement {
+  return row.cells[index] as HTMLElement;
 }
 
 // --- login -----------------------------------------------------------------------------------
@@ -78,7 +84,14 @@ function setConnection(text: string, kind: string): void {
 
 // --- drawing ---------------------------------------------------------------------------------
 
+/** What the editor cards last showed: they are drawn again only when it changes, or a second on. */
+let editorsShown = '';
+
 function drawEditors(snapshot: DashboardSnapshot): void {
+  // The status (calls, connections) changes with every call and is not on the cards.
+  const shown = JSON.stringify([Math.floor(snapshot.now / 1000), snapshot.editors.map(({ status: _status, ...card }) => card)]);
+  if (shown === editorsShown) return;
+  editorsShown = shown;
   const cards = snapshot.editors.map((editor) => {
     const kind = STATE_CLASS[editor.state] ?? 'muted';
     const lastReload = editor.reloads.at(-1);
@@ -115,39 +128,64 @@ function timeline(editor: EditorView, now: number): HTMLElement {
   return strip;
 }
 
-function progressCell(call: HostStatusCall): HTMLElement {
+/** Sets a progress cell (made by inFlightRow) to the call's last report. */
+function showProgress(td: HTMLElement, call: HostStatusCall): void {
+  const meter = td.firstElementChild as HTMLElement;
+  const bar = meter.firstElementChild as HTMLElement;
   const progress = call.lastProgress;
-  const bar = el('div', { class: 'bar' });
   const fraction = progress?.progress !== undefined && progress.total ? Math.min(1, progress.progress / progress.total) : undefined;
-  if (fraction === undefined) bar.classList.add('indeterminate');
-  else bar.style.width = `${Math.round(fraction * 100)}%`;
+  bar.classList.toggle('indeterminate', fraction === undefined);
+  if (fraction === undefined) {
+    meter.removeAttribute('aria-valuenow');
+    bar.style.removeProperty('width');
+  } else {
+    const percent = String(Math.round(fraction * 100));
+    if (meter.getAttribute('aria-valuenow') !== percent) meter.setAttribute('aria-valuenow', percent);
+    bar.style.width = `${percent}%`;
+  }
+  setText(td.lastElementChild as HTMLElement, progress?.message ?? call.state);
+}
+
+interface InFlight {
+  project: string;
+  call: HostStatusCall;
+  now: number;
+}
+
+function elapsed({ call, now }: InFlight): string {
+  return duration(now - (call.startedAt ?? call.queuedAt));
+}
+
+function inFlightRow(item: InFlight, secret: string): HTMLTableRowElement {
+  const { project, call } = item;
+  const cancel = el('button', { class: 'danger', 'data-call': call.callId }, 'Cancel');
+  cancel.addEventListener('click', () => confirmCancel(cancel, project, call, secret));
+  const progress = el('td', {}, el('div', { class: 'progress', role: 'progressbar' }, el('div', { class: 'bar' })), el('div', { class: 'progress-message' }));
+  showProgress(progress, call);
   return el(
-    'td',
-    {},
-    el('div', { class: 'progress', role: 'progressbar', ...(fraction === undefined ? {} : { 'aria-valuenow': String(Math.round(fraction * 100)) }) }, bar),
-    el('div', { class: 'progress-message' }, progress?.message ?? call.state),
-  );
+    'tr',
+    { 'data-call': call.callId },
+    el('td', {}, call.tool),
+    el('td', {}, agentName(call.agent)),
+    el('td', {}, projectName(project)),
+    el('td', {}, elapsed(item)),
+    progress,
+    el('td', {}, cancel),
+  ) as HTMLTableRowElement;
 }
 
 function drawInFlight(snapshot: DashboardSnapshot, secret: string): void {
-  const rows = snapshot.editors.flatMap((editor) =>
-    (editor.status?.calls ?? []).map((call) => {
-      const began = call.startedAt ?? call.queuedAt;
-      const cancel = el('button', { class: 'danger', 'data-call': call.callId }, 'Cancel');
-      cancel.addEventListener('click', () => confirmCancel(cancel, editor.project, call, secret));
-      return el(
-        'tr',
-        { 'data-call': call.callId },
-        el('td', {}, call.tool),
-        el('td', {}, agentName(call.agent)),
-        el('td', {}, projectName(editor.project)),
-        el('td', {}, duration(snapshot.now - began)),
-        progressCell(call),
-        el('td', {}, cancel),
-      );
-    }),
-  );
-  fillTable('inflight', rows, 'Nothing running.', 6);
+  const items = snapshot.editors.flatMap((editor) => (editor.status?.calls ?? []).map((call) => ({ project: editor.project, call, now: snapshot.now })));
+  syncRows(bodyOf('inflight'), items, {
+    key: ({ project, call }) => `${project}\n${call.callId}`,
+    create: (item) => inFlightRow(item, secret),
+    update: (row, item) => {
+      setText(cell(row, 3), elapsed(item));
+      showProgress(cell(row, 4), item.call);
+    },
+    empty: 'Nothing running.',
+    columns: 6,
+  });
 }
 
 /** A cancel asks twice: the call may be a build of many minutes. */
@@ -168,72 +206,86 @@ function confirmCancel(button: HTMLElement, project: string, call: HostStatusCal
   cell.replaceChildren(yes, ' ', no);
 }
 
-function drawAgents(snapshot: DashboardSnapshot): void {
-  const counts = new Map<string, number>();
-  for (const call of snapshot.recent) counts.set(call.agent ?? 'unnamed agent', (counts.get(call.agent ?? 'unnamed agent') ?? 0) + 1);
-  // tether serve's own link stands for its HTTP agents, which are listed one by one below.
-  const rows = snapshot.editors.flatMap((editor) =>
-    (editor.status?.connections ?? [])
-      .filter((connection) => connection.client.name !== 'tether-serve')
-      .map((connection) => {
-        const name = agentName(connection.client);
-        return el(
-          'tr',
-          {},
-          el('td', {}, name),
-          el('td', {}, 'tether mcp (stdio)'),
-          el('td', {}, projectName(editor.project)),
-          el('td', {}, clock(connection.since)),
-          el('td', {}, String(counts.get(name) ?? 0)),
-        );
-      }),
-  );
-  const http = snapshot.httpAgents.map((agent) =>
-    el(
-      'tr',
-      {},
-      el('td', {}, agentName(agent)),
-      el('td', {}, 'tether serve (HTTP)'),
-      el('td', {}, agent.project ? projectName(agent.project) : '—'),
-      el('td', {}, '—'),
-      el('td', {}, String(counts.get(agentName(agent)) ?? 0)),
-    ),
-  );
-  fillTable('agents', [...rows, ...http], 'No agent attached.', 5);
+interface AgentRow {
+  key: string;
+  name: string;
+  via: string;
+  editor: string;
+  since: string;
 }
 
-function drawRecent(snapshot: DashboardSnapshot): void {
-  const rows = [...snapshot.recent].reverse().map((call) => {
-    const kind = OUTCOME_CLASS[call.outcome] ?? 'muted';
-    const word = call.outcome === 'unknown' ? 'outcome unknown: may have run' : call.outcome.replace('_', ' ');
-    return el(
-      'tr',
-      { 'data-outcome': call.outcome, 'data-call': call.callId },
-      el('td', {}, clock(call.time)),
-      el('td', {}, call.tool),
-      el('td', {}, call.agent ?? 'unnamed agent'),
-      el('td', {}, duration(call.durationMs)),
-      el('td', {}, el('span', { class: `badge ${kind}` }, word), call.code ? ` ${call.code}` : ''),
-    );
+function drawAgents(snapshot: DashboardSnapshot): void {
+  // tether serve's own link stands for its HTTP agents, which are listed one by one below.
+  const stdio = snapshot.editors.flatMap((editor) =>
+    (editor.status?.connections ?? [])
+      .filter((connection) => connection.client.name !== 'tether-serve')
+      .map((connection): AgentRow => ({
+        key: `${editor.project}\n${connection.connectionId}`,
+        name: agentName(connection.client),
+        via: 'tether mcp (stdio)',
+        editor: projectName(editor.project),
+        since: clock(connection.since),
+      })),
+  );
+  // HTTP agents have no id the page sees; the same client twice is one row more, in order.
+  const seen = new Map<string, number>();
+  const http = snapshot.httpAgents.map((agent): AgentRow => {
+    const name = agentName(agent);
+    const nth = (seen.get(name) ?? 0) + 1;
+    seen.set(name, nth);
+    return { key: `http\n${name}\n${agent.project ?? ''}\n${nth}`, name, via: 'tether serve (HTTP)', editor: agent.project ? projectName(agent.project) : '—', since: '—' };
   });
-  fillTable('recent', rows, 'No calls yet.', 5);
+  const calls = (row: AgentRow): string => String(snapshot.callsByAgent[row.name] ?? 0);
+  syncRows(bodyOf('agents'), [...stdio, ...http], {
+    key: (row) => row.key,
+    create: (row) => el('tr', {}, el('td', {}, row.name), el('td', {}, row.via), el('td', {}, row.editor), el('td', {}, row.since), el('td', {}, calls(row))) as HTMLTableRowElement,
+    update: (tr, row) => setText(cell(tr, 4), calls(row)),
+    empty: 'No agent attached.',
+    columns: 5,
+  });
+}
+
+function recentRow(call: CallLogLine): HTMLTableRowElement {
+  const kind = OUTCOME_CLASS[call.outcome] ?? 'muted';
+  const word = call.outcome === 'unknown' ? 'outcome unknown: may have run' : call.outcome.replace('_', ' ');
+  return el(
+    'tr',
+    { 'data-outcome': call.outcome, 'data-call': call.callId },
+    el('td', {}, clock(call.time)),
+    el('td', {}, call.tool),
+    el('td', {}, call.agent ?? 'unnamed agent'),
+    el('td', {}, duration(call.durationMs)),
+    el('td', {}, el('span', { class: `badge ${kind}` }, word), call.code ? ` ${call.code}` : ''),
+  ) as HTMLTableRowElement;
+}
+
+/** The calls new in this snapshot go on top; the page keeps `recentLimit` of them. */
+function drawRecent(snapshot: DashboardSnapshot, first: boolean): void {
+  const body = bodyOf('recent');
+  // The first snapshot of a feed holds every call kept: after a reconnect, start over from it.
+  if (first) body.replaceChildren();
+  prependRows(body, snapshot.recent.map(recentRow), snapshot.recentLimit, 'No calls yet.', 5);
 }
 
 function drawUnknown(snapshot: DashboardSnapshot): void {
-  const rows = snapshot.editors.flatMap((editor) =>
-    (editor.status?.unknownOutcomes ?? []).map((call) =>
+  const items = snapshot.editors.flatMap((editor) => (editor.status?.unknownOutcomes ?? []).map((call) => ({ project: editor.project, call })));
+  syncRows(bodyOf('unknown'), items, {
+    key: ({ project, call }) => `${project}\n${call.callId}`,
+    create: ({ project, call }) =>
       el(
         'tr',
         { 'data-call': call.callId },
         el('td', {}, clock(call.queuedAt)),
         el('td', {}, call.tool),
         el('td', {}, agentName(call.agent)),
-        el('td', {}, projectName(editor.project)),
+        el('td', {}, projectName(project)),
         el('td', {}, call.error?.message ?? 'interrupted'),
-      ),
-    ),
-  );
-  fillTable('unknown', rows, 'None.', 5);
+      ) as HTMLTableRowElement,
+    // The journal's word may come later than the call's row.
+    update: (row, { call }) => setText(cell(row, 4), call.error?.message ?? 'interrupted'),
+    empty: 'None.',
+    columns: 5,
+  });
 }
 
 function plot(id: string, series: Array<{ values: Array<number | undefined>; color: string }>): void {
@@ -258,13 +310,13 @@ function drawPlots(rates: RateBucket[]): void {
   ]);
 }
 
-function draw(snapshot: DashboardSnapshot, secret: string): void {
+function draw(snapshot: DashboardSnapshot, secret: string, first: boolean): void {
   $('login').hidden = true;
   $('content').hidden = false;
   drawEditors(snapshot);
   drawInFlight(snapshot, secret);
   drawAgents(snapshot);
-  drawRecent(snapshot);
+  drawRecent(snapshot, first);
   drawUnknown(snapshot);
   drawPlots(snapshot.rates);
 }
@@ -282,6 +334,7 @@ async function follow(secret: string): Promise<void> {
       attempt = 0;
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = '';
+      let first = true;
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
@@ -291,7 +344,10 @@ async function follow(secret: string): Promise<void> {
           const event = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           const data = event.split('\n').find((line) => line.startsWith('data: '));
-          if (data) draw(JSON.parse(data.slice(6)) as DashboardSnapshot, secret);
+          if (data) {
+            draw(JSON.parse(data.slice(6)) as DashboardSnapshot, secret, first);
+            first = false;
+          }
         }
       }
     } catch {

@@ -2,7 +2,7 @@
  * One editor as the dashboard follows it: a link of its own (named `tether-dashboard`, so the
  * editor lists it apart from agents), the editor's state over time as the link hears it (each
  * state change the host announces, each reload it says bye for, each time it is away), and,
- * once a second while it is reachable, its `host/status`: who is attached, what runs with what
+ * a few times a second while it is reachable and a page looks, its `host/status`: who is attached, what runs with what
  * progress, which outcomes are unknown.
  */
 import type { HostStatusResult } from '../../protocol/index.js';
@@ -64,6 +64,8 @@ export class EditorWatch {
   private readonly timeline: StateSpan[] = [];
   private readonly reloads: number[] = [];
   private status: HostStatusResult | undefined;
+  /** The last status as JSON, to tell the page only of a change (most polls bring none). */
+  private statusText: string | undefined;
   private error: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private polling = false;
@@ -75,7 +77,10 @@ export class EditorWatch {
     this.link.on('state', (state, detail) => {
       const word = linkWord(state);
       if (word) this.enter(word);
-      if (state !== 'authenticated') this.status = undefined;
+      if (state !== 'authenticated') {
+        this.status = undefined;
+        this.statusText = undefined;
+      }
       this.error = detail.error?.message;
       options.onChange();
     });
@@ -139,18 +144,23 @@ export class EditorWatch {
   private async poll(): Promise<void> {
     if (this.polling || this.link.state !== 'authenticated') return;
     this.polling = true;
+    let changed = true;
     try {
       const answer = HostStatusSchema.parse(await this.link.request(METHODS.hostStatus, {}, 2_000));
       const hello = this.link.hello;
       // The dashboard's own connection is not an agent.
-      this.status = { ...answer, connections: answer.connections.filter((c) => c.connectionId !== hello?.connectionId) };
+      const status = { ...answer, connections: answer.connections.filter((c) => c.connectionId !== hello?.connectionId) };
+      const text = JSON.stringify(status);
+      changed = text !== this.statusText || this.error !== undefined || this.timeline.at(-1)?.state !== answer.state;
+      this.status = status;
+      this.statusText = text;
       this.enter(answer.state);
       this.error = undefined;
     } catch (error) {
       this.error = (error as Error).message;
     } finally {
       this.polling = false;
-      this.options.onChange();
+      if (changed) this.options.onChange();
     }
   }
 }
