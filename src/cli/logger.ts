@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { ensurePrivateDir } from '../discovery/secure-file.js';
 import { TetherError } from '../protocol/index.js';
+import { acceptPreformattedLines, type PreformattedInfoWriter } from '../mcp/call-log.js';
 import { tetherHome } from '../discovery/tether-home.js';
 import { ExitError } from './exit-error.js';
 import { EXIT_CODES } from './exit-codes.js';
@@ -58,11 +59,30 @@ export function createLogger(name: string, level = process.env.TETHER_LOG_LEVEL 
   // the dashboard read are info lines, and `tether start` runs its processes at warn.
   const fileLevel = file !== undefined && !(level in pino.levels.values && pino.levels.values[level]! <= pino.levels.values.info!) ? 'info' : level;
   const color = pretty && process.stderr.isTTY === true && !process.env.NO_COLOR;
-  const streams = pino.multistream([
+  const destinations = [
     { level: level as pino.Level, stream: pretty ? { write: (line: string) => stderr.write(prettyLogLine(line, color)) } : stderr },
     ...(file === undefined ? [] : [{ level: fileLevel as pino.Level, stream: file }]),
-  ]);
-  const logger = pino({ name, level: fileLevel, base: { pid: process.pid } }, streams);
+  ];
+  const logger = pino({ name, level: fileLevel, base: { pid: process.pid } }, pino.multistream(destinations));
+  acceptPreformattedLines(logger, preformattedInfoWriter(logger, destinations));
   if (unopened) logger.warn({ path, error: unopened }, 'log file not opened (a symbolic link is never followed); logging to stderr only');
   return logger;
+}
+
+const INFO = pino.levels.values.info!;
+
+/**
+ * Writes info lines whose fields are JSON already, as this logger's pino would: its level,
+ * time and bindings (`,"pid":…,"name":…`), the fields, the message, to every destination
+ * that takes info (as pino's multistream routes them). Only for the loggers made above: no
+ * formatters, mixins or hooks change their lines.
+ */
+function preformattedInfoWriter(logger: Logger, destinations: Array<{ level: string; stream: { write(line: string): unknown } }>): PreformattedInfoWriter {
+  const streams = destinations.filter((destination) => (pino.levels.values[destination.level] ?? Number.POSITIVE_INFINITY) <= INFO).map((destination) => destination.stream);
+  return (fieldsJson, msg) => {
+    if (!logger.isLevelEnabled('info')) return;
+    const bindings = (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym];
+    const line = `{"level":${INFO},"time":${Date.now()}${bindings},${fieldsJson},"msg":${JSON.stringify(msg)}}\n`;
+    for (const stream of streams) stream.write(line);
+  };
 }

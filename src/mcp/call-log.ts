@@ -4,6 +4,8 @@
  * reads these lines; the dashboard and `tether status` read the same facts live.
  */
 
+import type { Logger } from 'pino';
+
 /** The pino message that marks a per-call line (what `tether logs` looks for). */
 export const CALL_LOG_MESSAGE = 'call';
 
@@ -61,4 +63,50 @@ export function contentBytes(result: { content?: unknown } | undefined): number 
     else if (item.resource) bytes += typeof item.resource.text === 'string' ? item.resource.text.length : typeof item.resource.blob === 'string' ? item.resource.blob.length : 0;
   }
   return bytes;
+}
+
+/**
+ * Writes an info line of a logger whose fields are already JSON (`"callId":"…","tool":…`, keys
+ * in order, no braces), byte for byte as `logger.info(fields, msg)` would (see createLogger).
+ */
+export type PreformattedInfoWriter = (fieldsJson: string, msg: string) => void;
+
+/** The loggers that take preformatted lines: the ones createLogger made (it knows their format). */
+const preformattedWriters = new WeakMap<Logger, PreformattedInfoWriter>();
+
+export function acceptPreformattedLines(logger: Logger, writer: PreformattedInfoWriter): void {
+  preformattedWriters.set(logger, writer);
+}
+
+/**
+ * Writes a call's line. Every call writes one, and pino's generic path (a loop over the keys,
+ * its own escaping of each short string a character at a time, the line built piece by piece)
+ * was ~15% of `tether mcp`'s instructions per call; so was JSON.stringify of the fields on
+ * Node 20. The line is written out here instead, the same bytes.
+ */
+export function writeCallLine(log: Logger, fields: CallLogFields): void {
+  const writer = preformattedWriters.get(log);
+  const json = writer && callLogJson(fields);
+  if (json === undefined) log.info(fields, CALL_LOG_MESSAGE);
+  else writer?.(json, CALL_LOG_MESSAGE);
+}
+
+/**
+ * What may not be written between quotes as it is: a quote, a backslash, a control character,
+ * a lone surrogate (with the `u` flag, a pair is one character and does not match). Those take
+ * pino's own escaping: it leaves a lone surrogate of a short string raw where JSON.stringify
+ * escapes it.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are among what it looks for
+const NEEDS_ESCAPING = /["\\\u0000-\u001f\ud800-\udfff]/u;
+
+/** The fields as pino writes them, or undefined when a string needs escaping (pino writes that line). */
+function callLogJson(fields: CallLogFields): string | undefined {
+  const { callId, tool, agent, durationMs, outcome, code, bytes } = fields;
+  if (NEEDS_ESCAPING.test(callId) || NEEDS_ESCAPING.test(tool) || (agent !== undefined && NEEDS_ESCAPING.test(agent)) || (code !== undefined && NEEDS_ESCAPING.test(code))) return undefined;
+  if (!Number.isFinite(durationMs) || (bytes !== undefined && !Number.isFinite(bytes))) return undefined;
+  return (
+    `"callId":"${callId}","tool":"${tool}"${agent === undefined ? '' : `,"agent":"${agent}"`},"durationMs":${durationMs},"outcome":"${outcome}"` +
+    `${code === undefined ? '' : `,"code":"${code}"`}${bytes === undefined ? '' : `,"bytes":${bytes}`}`
+  );
 }

@@ -9,7 +9,7 @@ import { METHODS, TetherError, type Agent, type ToolDescriptor } from '../protoc
 import { runHostCall, type HostCallOptions } from '../link/host-call.js';
 import type { CallListener, HostLink } from '../link/host-link.js';
 import type { Logger } from 'pino';
-import { CALL_LOG_MESSAGE, contentBytes, outcomeOfCode, type CallLogFields } from './call-log.js';
+import { contentBytes, outcomeOfCode, writeCallLine, type CallLogFields } from './call-log.js';
 import { callIdForKey, type CallRequestOptions } from './request-meta.js';
 import { isRerunnable } from './tool-results.js';
 
@@ -71,7 +71,7 @@ export class CallsInFlight {
       },
     };
     let outcome: 'ok' | 'error' = 'error';
-    let logged: Pick<CallLogFields, 'outcome' | 'code' | 'bytes'> = { outcome: 'failed' };
+    const logged: Pick<CallLogFields, 'outcome' | 'code' | 'bytes'> = { outcome: 'failed', code: undefined, bytes: undefined };
     // Written out, not spread: it carries the AbortSignal (see tool-call.ts).
     const params = {
       callId,
@@ -92,19 +92,25 @@ export class CallsInFlight {
     try {
       const result = await running;
       if (!result.result.isError) outcome = 'ok';
-      logged = { outcome: result.result.isError ? 'tool_error' : 'success', bytes: contentBytes(result.result) };
+      logged.outcome = result.result.isError ? 'tool_error' : 'success';
+      logged.bytes = contentBytes(result.result);
       return result;
     } catch (error) {
       const code = TetherError.from(error).code;
-      logged = { outcome: outcomeOfCode(code), code };
+      logged.outcome = outcomeOfCode(code);
+      logged.code = code;
       throw options.idempotencyKey ? inTermsOfKey(error, options.idempotencyKey) : error;
     } finally {
       this.running.delete(running);
       this.pending.delete(callId);
       const durationMs = Date.now() - pending.startedAt;
       this.options.onCallFinished?.(tool.name, outcome, durationMs / 1000);
-      const agent = options.agent ? `${options.agent.name}${options.agent.version ? ` ${options.agent.version}` : ''}` : undefined;
-      this.options.log?.info({ callId, tool: tool.name, ...(agent ? { agent } : {}), durationMs, ...logged } satisfies CallLogFields, CALL_LOG_MESSAGE);
+      const { log } = this.options;
+      if (log) {
+        const agent = options.agent ? `${options.agent.name}${options.agent.version ? ` ${options.agent.version}` : ''}` : undefined;
+        // One shape for every call (an undefined field is left out of the line).
+        writeCallLine(log, { callId, tool: tool.name, agent: agent || undefined, durationMs, outcome: logged.outcome, code: logged.code, bytes: logged.bytes });
+      }
     }
   }
 
