@@ -17,6 +17,7 @@ import type { CallToolRequest, CallToolResult, JSONRPCMessage, ProtocolEra, Requ
 import type { Front } from '../front.js';
 import { FRONT_TOOL_NAMES } from '../front-tools.js';
 import { SplicingStdioTransport } from '../splicing-stdio-transport.js';
+import { CallSignal } from './call-signal.js';
 import { cancelledRequestId, fastCallRequest, legacyInitializeId, type FastCallRequest } from './fast-call-request.js';
 import { wireToolResult } from './tool-result-wire.js';
 
@@ -55,7 +56,7 @@ export class FastCallTransport extends SplicingStdioTransport {
   private initializeId: RequestId | undefined;
   private ready = false;
   private answered = false;
-  private readonly inFlight = new Map<RequestId, AbortController>();
+  private readonly inFlight = new Map<RequestId, CallSignal>();
   /** The start of a line not yet complete. */
   private partial: Buffer[] = [];
   private partialBytes = 0;
@@ -81,7 +82,7 @@ export class FastCallTransport extends SplicingStdioTransport {
 
   override close(): Promise<void> {
     const closed = new Error('Connection closed');
-    for (const controller of this.inFlight.values()) controller.abort(closed);
+    for (const signal of this.inFlight.values()) signal.abort(closed);
     this.inFlight.clear();
     return super.close();
   }
@@ -144,8 +145,9 @@ export class FastCallTransport extends SplicingStdioTransport {
   /** Runs the call as the SDK would run the handler, and writes its response as the SDK would. */
   private async answer(serving: FastCallServing, request: FastCallRequest): Promise<void> {
     const { id } = request;
-    const controller = new AbortController();
-    this.inFlight.set(id, controller);
+    // Not an AbortController: see call-signal.ts.
+    const signal = new CallSignal();
+    this.inFlight.set(id, signal);
     const { server } = serving;
     const ctx = (server as unknown as ContextBuilder).buildContext({
       sessionId: undefined,
@@ -153,7 +155,7 @@ export class FastCallTransport extends SplicingStdioTransport {
         id,
         method: 'tools/call',
         _meta: request.meta,
-        signal: controller.signal,
+        signal: signal.asAbortSignal(),
         notify: (notification: { method: string; params?: Record<string, unknown> }, options?: object) => server.notification(notification as never, { ...options, relatedRequestId: id }),
       },
       http: undefined,
@@ -171,11 +173,11 @@ export class FastCallTransport extends SplicingStdioTransport {
     }
     try {
       // A cancelled request gets no response, as from the SDK.
-      if (!controller.signal.aborted) await this.send(response);
+      if (!signal.aborted) await this.send(response);
     } catch (error) {
       this.onerror?.(new Error(`Failed to send response: ${String(error)}`));
     } finally {
-      if (this.inFlight.get(id) === controller) this.inFlight.delete(id);
+      if (this.inFlight.get(id) === signal) this.inFlight.delete(id);
     }
   }
 }
