@@ -122,6 +122,8 @@ export class HttpSession implements ManagedSession {
     if (!this.handshake.has('initialize') || this.deps.now() - this.lastActive < dormantAfterMs) return false;
     if (this.deps.hasRunningTasks(this.taskOwner)) return false;
     this.catalogRevision = this.binding.front.listsRevision;
+    // No event comes while it sleeps: what has expired goes now, not at its next call.
+    this.events.prune();
     this.awake = undefined;
     this.deps.awake.delete(this);
     // Nothing is open, so closing ends no stream and no request; the transport's DELETE hook is not involved.
