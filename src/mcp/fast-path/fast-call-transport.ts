@@ -17,6 +17,7 @@ import type { CallToolRequest, CallToolResult, JSONRPCMessage, ProtocolEra, Requ
 import type { Front } from '../front.js';
 import { FRONT_TOOL_NAMES } from '../front-tools.js';
 import { SplicingStdioTransport } from '../splicing-stdio-transport.js';
+import { fastCallContext } from './call-context.js';
 import { CallSignal } from './call-signal.js';
 import { cancelledRequestId, fastCallRequest, legacyInitializeId, type FastCallRequest } from './fast-call-request.js';
 import { wireToolResult } from './tool-result-wire.js';
@@ -47,9 +48,6 @@ const NEWLINE = Buffer.from('\n');
 /** The SDK's JSON-RPC error codes the fast path may answer with. */
 const INTERNAL_ERROR = -32603;
 const INVALID_PARAMS = -32602;
-
-/** The Server's context builder (protected in its typings; the SDK calls it for each request). */
-type ContextBuilder = { buildContext(ctx: unknown): ServerContext };
 
 export class FastCallTransport extends SplicingStdioTransport {
   private serving: FastCallServing | undefined;
@@ -123,15 +121,17 @@ export class FastCallTransport extends SplicingStdioTransport {
       this.initializeId = legacyInitializeId(line) ?? this.initializeId;
       return false;
     }
-    const cancelled = cancelledRequestId(line);
-    if (cancelled !== undefined) {
+    const serving = this.serving;
+    // A call first (most lines are calls): a line that is one is no cancellation, so it is not
+    // searched for that too.
+    const request = serving && fastCallRequest(line);
+    if (!request) {
+      const cancelled = cancelledRequestId(line);
       // The SDK sees the notification too; it knows no request of that id, as for any id it never had.
-      this.inFlight.get(cancelled)?.abort((JSON.parse(line.toString('utf8')) as { params: { reason?: unknown } }).params.reason);
+      if (cancelled !== undefined) this.inFlight.get(cancelled)?.abort((JSON.parse(line.toString('utf8')) as { params: { reason?: unknown } }).params.reason);
       return false;
     }
-    const serving = this.serving;
-    const request = serving && fastCallRequest(line);
-    if (!serving || !request || this.inFlight.has(request.id) || FRONT_TOOL_NAMES.includes(request.name)) return false;
+    if (!serving || this.inFlight.has(request.id) || FRONT_TOOL_NAMES.includes(request.name)) return false;
     // A tool the mirror does not hold yet is the SDK's (the handler may look it up at the
     // editor). The arguments are not checked here: the handler checks them, as on the SDK
     // path, and its invalid-arguments result is written as any other (one validation a call).
@@ -148,18 +148,7 @@ export class FastCallTransport extends SplicingStdioTransport {
     // Not an AbortController: see call-signal.ts.
     const signal = new CallSignal();
     this.inFlight.set(id, signal);
-    const { server } = serving;
-    const ctx = (server as unknown as ContextBuilder).buildContext({
-      sessionId: undefined,
-      mcpReq: {
-        id,
-        method: 'tools/call',
-        _meta: request.meta,
-        signal: signal.asAbortSignal(),
-        notify: (notification: { method: string; params?: Record<string, unknown> }, options?: object) => server.notification(notification as never, { ...options, relatedRequestId: id }),
-      },
-      http: undefined,
-    });
+    const ctx = fastCallContext(serving.server, id, request.meta, signal);
     let response: JSONRPCMessage;
     try {
       const result = await serving.run({ method: 'tools/call', params: request.params } as CallToolRequest, ctx);
