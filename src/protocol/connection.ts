@@ -140,7 +140,7 @@ export class RpcConnection {
     const handleRaw: RequestHandler = (raw, context) => {
       let params: MethodParams<S>;
       try {
-        params = parseParams(spec.params, raw, method) as MethodParams<S>;
+        params = (spec.fastParams?.(raw) ?? parseParams(spec.params, raw, method)) as MethodParams<S>;
       } catch (error) {
         if (!options.onInvalidParams) throw error;
         return options.onInvalidParams(TetherError.from(error), context);

@@ -5,6 +5,7 @@
  * names (requestMethod), instead of a parse and a cast at every use.
  */
 import { z } from 'zod';
+import { fastCallStartParams } from './call-start-params.js';
 import {
   Bye,
   CallCancelParams,
@@ -38,6 +39,11 @@ export interface MethodSpec<P extends z.ZodType = z.ZodType, R extends z.ZodType
   readonly method: string;
   readonly params: P;
   readonly result: R;
+  /**
+   * Reads the params without the schema when they are ones it certainly accepts, into what its
+   * parse returns; undefined leaves them to the schema (whose refusals are the answers).
+   */
+  readonly fastParams?: (raw: unknown) => z.output<P> | undefined;
 }
 
 /** A notification: its name and its params. */
@@ -74,8 +80,8 @@ export const CompleteResult = z.object({ completion: z.object({ values: z.array(
 /** MCP's CreateMessageResult, relayed as the client's model gave it. */
 export const SampleResult = z.unknown();
 
-function request<P extends z.ZodType, R extends z.ZodType>(method: string, params: P, result: R): MethodSpec<P, R> {
-  return { method, params, result };
+function request<P extends z.ZodType, R extends z.ZodType>(method: string, params: P, result: R, fastParams?: (raw: unknown) => z.output<P> | undefined): MethodSpec<P, R> {
+  return fastParams ? { method, params, result, fastParams } : { method, params, result };
 }
 
 function notification<P extends z.ZodType>(method: string, params: P): NotificationSpec<P> {
@@ -87,7 +93,7 @@ export const METHOD_TABLE = {
   hello: request(METHODS.hello, HelloParams, HelloResult),
   ping: request(METHODS.ping, NoParams, EmptyResult),
   toolsList: request(METHODS.toolsList, NoParams, ToolsListResult),
-  callStart: request(METHODS.callStart, CallStartParams, CallStartResult),
+  callStart: request(METHODS.callStart, CallStartParams, CallStartResult, fastCallStartParams),
   callStatus: request(METHODS.callStatus, CallRef, CallStatus),
   callCancel: request(METHODS.callCancel, CallCancelParams, CallStatus),
   resourcesList: request(METHODS.resourcesList, NoParams, ResourcesListResult),
