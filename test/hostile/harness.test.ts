@@ -3,6 +3,8 @@
  * be right, and a seed must replay the very same inputs, or a failure found once could not be
  * found again. The suites themselves run with `npm run hostile`, not here.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { classify } from '../../bench/hostile/chaos/agents.js';
 import { operationName } from '../../bench/hostile/chaos/editor-log.js';
@@ -10,6 +12,8 @@ import { batchSeed } from '../../bench/hostile/fuzz/campaign.js';
 import { postHandshakeFrames, preHandshakeInputs } from '../../bench/hostile/fuzz/host-inputs.js';
 import { httpRequests, jsonRpcBodies } from '../../bench/hostile/fuzz/http-inputs.js';
 import { stdinLines } from '../../bench/hostile/fuzz/mcp-stdin.js';
+import { servedSomething } from '../../bench/hostile/fuzz/serve-drivers.js';
+import { REPO_ROOT } from '../helpers/processes.js';
 import { Mutator } from '../../bench/hostile/fuzz/mutator.js';
 import { seededRandom } from '../../test/chaos/chaos-scenario.js';
 import { ZERO, atMost, figure, flat, meetsBar } from '../../bench/hostile/lib/figures.js';
@@ -105,5 +109,28 @@ describe('what agents are told', () => {
   it('finds an operation by the name the chaos gives it', () => {
     expect(operationName({ name: 'op-1-2-3' })).toBe('op-1-2-3');
     expect(operationName({ name: 'Player' })).toBeUndefined();
+  });
+});
+
+describe("a stranger's answers from tether serve", () => {
+  const page = readFileSync(join(REPO_ROOT, 'dist', 'web', 'dashboard', 'index.html')).toString('latin1');
+  const chunked = (status: string, body: string): string => `HTTP/1.1 ${status}\r\ntransfer-encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+  const sized = (status: string, body: string): string => `HTTP/1.1 ${status}\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
+
+  it("count the dashboard's public page as a refusal, after 100 Continue or before another answer", () => {
+    expect(servedSomething(chunked('200 OK', page), false)).toBe(false);
+    expect(servedSomething(`HTTP/1.1 100 Continue\r\n\r\n${sized('200 OK', page)}`, false)).toBe(false);
+    expect(servedSomething(`${chunked('200 OK', page)}HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n`, false)).toBe(false);
+    expect(servedSomething(sized('401 Unauthorized', '{"error":"UNAUTHORIZED"}'), false)).toBe(false);
+    expect(servedSomething('HTTP/1.1 204 No Content\r\n\r\n', true)).toBe(false);
+  });
+
+  it('count anything else that succeeds as served, also pipelined behind the page or cut off', () => {
+    expect(servedSomething(chunked('200 OK', '{"result":{}}'), false)).toBe(true);
+    expect(servedSomething(`${chunked('200 OK', page)}${sized('200 OK', '{"result":{}}')}`, false)).toBe(true);
+    expect(servedSomething(chunked('200 OK', page.slice(0, -1)), false)).toBe(true);
+    expect(servedSomething(`HTTP/1.1 200 OK\r\ncontent-length: 99999\r\n\r\n${page}`, false)).toBe(true);
+    expect(servedSomething('HTTP/1.1 204 No Content\r\n\r\n', false)).toBe(true);
+    expect(servedSomething('garbage\r\nHTTP/1.1 200 OK\r\n\r\n', false)).toBe(true);
   });
 });

@@ -69,28 +69,72 @@ function exchange(port: number, input: HttpInput): Promise<Exchange | undefined>
  */
 const PAGE_FILES_DIR = join(REPO_ROOT, 'dist', 'web', 'dashboard');
 
-function isPublicPageFile(answer: Exchange): boolean {
-  const bodyAt = answer.text.indexOf('\r\n\r\n');
-  if (answer.statuses.length !== 1 || answer.statuses[0] !== 200 || bodyAt < 0) return false;
-  const head = answer.text.slice(0, bodyAt);
-  const raw = answer.text.slice(bodyAt + 4);
-  const body = /^transfer-encoding: *chunked/im.test(head) ? dechunked(raw) : raw;
+/** Whether a body is, byte for byte, one of the dashboard's public files. */
+function isPublicPageFile(body: string | undefined): boolean {
   // Read now, not once: a build while the harness runs changes them, and serve reads them afresh.
-  return readdirSync(PAGE_FILES_DIR).some((name) => body === readFileSync(join(PAGE_FILES_DIR, name)).toString('latin1'));
+  return body !== undefined && readdirSync(PAGE_FILES_DIR).some((name) => body === readFileSync(join(PAGE_FILES_DIR, name)).toString('latin1'));
 }
 
-/** A chunked body's bytes (RFC 9112 §7.1), or undefined when it is not whole. */
-function dechunked(raw: string): string | undefined {
+interface ParsedResponse {
+  status: number;
+  /** undefined: not whole (cut off, or a chunked body that does not parse). */
+  body: string | undefined;
+}
+
+/**
+ * The responses on a connection, in order: one per pipelined request, "100 Continue" one of
+ * them. `rest` is what did not parse as a response (its status lines are judged as they are).
+ */
+export function parseResponses(text: string): { responses: ParsedResponse[]; rest: string } {
+  const responses: ParsedResponse[] = [];
+  let at = 0;
+  for (;;) {
+    const statusLine = /^HTTP\/1\.[01] (\d{3})[^\r\n]*\r\n/.exec(text.slice(at, at + 200));
+    const headEnd = text.indexOf('\r\n\r\n', at);
+    if (!statusLine || headEnd < 0) return { responses, rest: text.slice(at) };
+    const status = Number(statusLine[1]);
+    const head = text.slice(at, headEnd);
+    const bodyAt = headEnd + 4;
+    if (status < 200 || status === 204 || status === 304) {
+      responses.push({ status, body: '' });
+      at = bodyAt;
+    } else if (/^transfer-encoding: *chunked/im.test(head)) {
+      const chunked = dechunked(text, bodyAt);
+      responses.push({ status, body: chunked?.body });
+      if (!chunked) return { responses, rest: '' };
+      at = chunked.end;
+    } else {
+      const length = /^content-length: *(\d+)/im.exec(head);
+      const end = length ? bodyAt + Number(length[1]) : text.length;
+      responses.push({ status, body: end <= text.length ? text.slice(bodyAt, end) : undefined });
+      at = Math.min(end, text.length);
+    }
+    if (at >= text.length) return { responses, rest: '' };
+  }
+}
+
+/** A chunked body (RFC 9112 §7.1) from `at`, and where it ends; undefined when it is not whole. */
+function dechunked(text: string, at: number): { body: string; end: number } | undefined {
   let body = '';
-  for (let at = 0; ;) {
-    const lineEnd = raw.indexOf('\r\n', at);
+  for (;;) {
+    const lineEnd = text.indexOf('\r\n', at);
     if (lineEnd < 0) return undefined;
-    const size = Number.parseInt(raw.slice(at, lineEnd), 16);
+    const size = Number.parseInt(text.slice(at, lineEnd), 16);
     if (Number.isNaN(size)) return undefined;
-    if (size === 0) return body;
-    body += raw.slice(lineEnd + 2, lineEnd + 2 + size);
+    if (size === 0) return { body, end: lineEnd + 4 };
+    body += text.slice(lineEnd + 2, lineEnd + 2 + size);
     at = lineEnd + 2 + size + 2;
   }
+}
+
+/**
+ * Whether a stranger was served: a success other than a preflight's 204 or the dashboard's
+ * public files, on any of the connection's responses.
+ */
+export function servedSomething(text: string, preflight: boolean): boolean {
+  const served = (status: number): boolean => status >= 200 && status < 400 && !(preflight && status === 204);
+  const { responses, rest } = parseResponses(text);
+  return responses.some((response) => served(response.status) && !isPublicPageFile(response.body)) || statuses(rest).some(served);
 }
 
 function statuses(text: string): number[] {
@@ -139,7 +183,7 @@ export function serveHttpDriver(serve: ServeTarget): FuzzDriver {
         // A stranger may learn that the token is missing or wrong, a preflight's CORS answer, "100 Continue"
         // and the dashboard's static page (the same bytes for everyone); nothing else.
         const preflight = input.bytes.subarray(0, 8).toString('latin1').startsWith('OPTIONS ');
-        if (answer.statuses.some((status) => status >= 200 && status < 400 && !(preflight && status === 204)) && !isPublicPageFile(answer)) {
+        if (servedSomething(answer.text, preflight)) {
           tally.servedBeforeAuth++;
           example('served without the token', input, answer);
         }

@@ -88,7 +88,9 @@ export async function runSoak(plan: SoakPlan, recorder: SuiteRecorder, log: (lin
       if (response.ok && text.includes('"result"') && !text.includes('"isError":true')) counts.httpOk++;
       else fail(`HTTP ${response.status}: ${text.slice(0, 200)}`);
     } catch (error) {
-      fail(`HTTP: ${(error as Error).message}`);
+      // fetch says only "fetch failed": the cause (ECONNRESET, "other side closed"…) is what tells the story.
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      fail(`HTTP: ${(error as Error).message}${cause ? ` (${[cause.code, cause.message].filter(Boolean).join(': ')})` : ''}`);
     } finally {
       inFlight--;
     }
