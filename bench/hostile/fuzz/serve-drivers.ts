@@ -182,7 +182,8 @@ export function serveHttpDriver(serve: ServeTarget): FuzzDriver {
         if (input.authenticated) return;
         // A stranger may learn that the token is missing or wrong, a preflight's CORS answer, "100 Continue"
         // and the dashboard's static page (the same bytes for everyone); nothing else.
-        const preflight = input.bytes.subarray(0, 8).toString('latin1').startsWith('OPTIONS ');
+        // Empty lines before a request line are ignored (RFC 9112 §2.2), by Node too.
+        const preflight = /^(?:\r?\n)*OPTIONS /.test(input.bytes.subarray(0, 64).toString('latin1'));
         if (servedSomething(answer.text, preflight)) {
           tally.servedBeforeAuth++;
           example('served without the token', input, answer);
