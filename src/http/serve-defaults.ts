@@ -25,14 +25,6 @@ export const REQUEST_TIMEOUT_MS = 300_000;
 /** How often the log may say that connections were shed. */
 export const SHED_LOG_INTERVAL_MS = 60_000;
 
-/**
- * How long a session keeps the events of its SSE streams for a client to resume with
- * Last-Event-ID. Clients reconnect within seconds (the SDK's: 1 s, then 1.5 s); a longer bound
- * kept, with 500 busy sessions, 180 MB of answers nobody would ask for again (measured by the
- * hostile soak: the live heap grew until every session held its 200 events).
- */
-export const EVENT_RETAIN_MS = 120_000;
-
 /** Long enough that an agent between two steps stays awake; waking costs a few milliseconds. */
 export const DEFAULT_SESSION_DORMANT_MS = 60_000;
 
