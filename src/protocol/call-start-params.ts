@@ -7,13 +7,11 @@
  * else (an unknown key, an undefined value, a string out of bounds, a value of another type)
  * gives undefined, and the schema parses it, so every refusal is the schema's own.
  */
-import type { CallStartParams } from './methods.js';
+import { MAX_ID_CHARS, type CallStartParams } from './methods.js';
 
 type ParsedCallStart = CallStartParams & { arguments: Record<string, unknown> };
 
 const KEYS = new Set(['callId', 'tool', 'arguments', 'deadlineMs', 'attachOnly', 'agent']);
-/** The schema's bounds (methods.ts: CallId, Agent). */
-const MAX_ID_CHARS = 200;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;

@@ -165,14 +165,16 @@ export type ToolResult = z.infer<typeof ToolResult>;
 
 // --- Calls -----------------------------------------------------------------------------
 
-export const CallId = z.string().min(1).max(200);
+/** The longest callId, agent name or agent version (characters): one bound, read by call-start-params.ts too. */
+export const MAX_ID_CHARS = 200;
+export const CallId = z.string().min(1).max(MAX_ID_CHARS);
 
 /**
  * The MCP client behind a front that asked for a call (its clientInfo from MCP initialize;
  * "tether-call" for a terminal). Additive in v1: hosts journal it and say it in calls/status,
  * host/status and their logs; a host that does not know it ignores it.
  */
-export const Agent = z.object({ name: z.string().min(1).max(200), version: z.string().max(200).optional() }).loose();
+export const Agent = z.object({ name: z.string().min(1).max(MAX_ID_CHARS), version: z.string().max(MAX_ID_CHARS).optional() }).loose();
 export type Agent = z.infer<typeof Agent>;
 
 export const CallStartParams = z.object({
