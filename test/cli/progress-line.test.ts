@@ -23,6 +23,8 @@ function terminal(lateMs: number) {
   return { line, update, drawn };
 }
 
+const progress = (state: CallProgress['state'], elapsedMs: number): CallProgress => ({ callId: 'c1', state, heartbeat: false, elapsedMs });
+
 const seconds = (drawn: string[]) =>
   drawn
     .map((text) => /\((\d+) s\)$/.exec(text)?.[1])
@@ -35,10 +37,10 @@ describe('ProgressLine', () => {
 
   it('shows every second between the editor’s updates, even when its timers fire late', () => {
     const { update, drawn } = terminal(40);
-    update({ state: 'queued', elapsedMs: 0 });
+    update(progress('queued', 0));
     vi.advanceTimersByTime(2_300);
     // An update lands between ticks, its clock a little behind the line's.
-    update({ state: 'queued', elapsedMs: 2_250 });
+    update(progress('queued', 2_250));
     vi.advanceTimersByTime(30_000);
     const shown = seconds(drawn);
     expect(shown.at(-1)).toBeGreaterThanOrEqual(30);
@@ -49,7 +51,7 @@ describe('ProgressLine', () => {
 
   it('stops ticking once cleared, and wipes the line', () => {
     const { line, update, drawn } = terminal(0);
-    update({ state: 'running', elapsedMs: 0 });
+    update(progress('running', 0));
     line.clear();
     const count = drawn.length;
     vi.advanceTimersByTime(5_000);
@@ -60,7 +62,7 @@ describe('ProgressLine', () => {
   it('draws nothing when the stream is not a terminal', () => {
     const drawn: string[] = [];
     const line = new ProgressLine({ isTTY: false, write: (text: string) => drawn.push(text) > 0 });
-    line.update({ state: 'running', elapsedMs: 0 });
+    line.update(progress('running', 0));
     vi.advanceTimersByTime(3_000);
     expect(drawn).toEqual([]);
   });
