@@ -5,7 +5,7 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { z } from 'zod';
 import { TetherError, isObject } from '../protocol/index.js';
-import { compileToolSchema, pointerKeys, unescapePointer } from './json-schema.js';
+import { compileToolSchema, warmSchemaCompiler, pointerKeys, unescapePointer } from './json-schema.js';
 import { closestNames } from './suggest.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -76,7 +76,10 @@ export function argumentValidator(tool: string, schema: ZodSchema | JsonSchema):
   }
   // Compiled at the first call, not at registration: an editor registers every tool at each
   // start and reload, and a `tether call` process checks one tool; ajv's compile of all of
-  // them cost ~300 ms of the sandbox's start and ~250 ms of each `tether call`.
+  // them cost ~300 ms of the sandbox's start and ~250 ms of each `tether call`. The compiler
+  // itself is warmed now (~90 ms, once per process): left to the first call, it would delay
+  // the call an agent waits on after a restart.
+  warmSchemaCompiler();
   let compiled: ReturnType<typeof compileToolSchema> | undefined;
   return (args) => {
     compiled ??= compileToolSchema(tool, 'input', schema);

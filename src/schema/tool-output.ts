@@ -4,14 +4,15 @@
  * one that does not with a protocol error, after the tool's effects have happened; checked
  * here, the host can say instead that the tool ran and its result is what needs fixing.
  */
-import { compileToolSchema, pointerKeys } from './json-schema.js';
+import { compileToolSchema, warmSchemaCompiler, pointerKeys } from './json-schema.js';
 import type { JsonSchema } from './tool-arguments.js';
 
 /** What is wrong with a successful result's structuredContent, if anything. */
 export type OutputCheck = (structuredContent: unknown) => string | undefined;
 
 export function outputCheck(tool: string, schema: JsonSchema): OutputCheck {
-  // Compiled at the first result, as input schemas are at the first call (tool-arguments.ts).
+  // Compiled at the first result, as input schemas are at the first call; the compiler warmed now (tool-arguments.ts says why).
+  warmSchemaCompiler();
   let compiled: ReturnType<typeof compileToolSchema> | undefined;
   return (structuredContent) => {
     if (structuredContent === undefined) return 'it declares an output schema but returned no structuredContent';
