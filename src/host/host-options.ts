@@ -64,6 +64,9 @@ export type ResolvedOptions = Required<Omit<HostOptions, 'journalPath' | 'journa
   maxConnections: number | undefined;
 };
 
+/** How long a host keeps finished calls' outcomes by default. */
+export const DEFAULT_RETENTION_MS = 15 * 60_000;
+
 export interface CloseOptions {
   reason: ByeReason;
   message?: string;
@@ -76,7 +79,7 @@ export function resolveHostOptions(options: HostOptions): ResolvedOptions {
     port: 0,
     token: randomBytes(24).toString('base64url'),
     instanceId: randomUUID(),
-    retentionMs: 15 * 60_000,
+    retentionMs: DEFAULT_RETENTION_MS,
     readOnlyBudgetBytes: DEFAULT_READ_ONLY_BUDGET_BYTES,
     heartbeatMs: 5_000,
     defaultDeadlineMs: 10 * 60_000,

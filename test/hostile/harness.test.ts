@@ -18,6 +18,7 @@ import { Mutator } from '../../bench/hostile/fuzz/mutator.js';
 import { seededRandom } from '../../test/chaos/chaos-scenario.js';
 import { ZERO, atMost, figure, flat, meetsBar } from '../../bench/hostile/lib/figures.js';
 import { afterWarmUp, slope, slopePerHour } from '../../bench/hostile/lib/stats.js';
+import { hourlySlope, judged } from '../../bench/hostile/soak/sampler.js';
 
 describe('slopes', () => {
   it('is the least-squares slope, per second and per hour', () => {
@@ -42,6 +43,16 @@ describe('slopes', () => {
     const points = Array.from({ length: 11 }, (_, t) => ({ t, y: t < 2 ? 1_000 : 10 }));
     expect(afterWarmUp(points).map((p) => p.t)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(slope(afterWarmUp(points))).toBe(0);
+  });
+
+  it("judge the editor after its journal's fill when that is longer than the first fifth", () => {
+    // A series starting at 100 s that fills for 15 minutes, then holds with a sawtooth.
+    const points = Array.from({ length: 181 }, (_, i) => ({ t: 100 + i * 20, y: i * 20 < 900 ? i * 5 : 225 + (i % 3) }));
+    expect(hourlySlope(points)).toBeGreaterThan(5);
+    expect(judged(points, 900)[0]!.t).toBe(1_000);
+    expect(Math.abs(hourlySlope(points, 900))).toBeLessThan(0.5);
+    // The first fifth still goes when it is the longer.
+    expect(judged(points, 60)[0]!.t).toBe(100 + 720);
   });
 });
 

@@ -59,7 +59,12 @@ SHUTTING_DOWN, an HTTP refusal of the whole request, or CANCELLED/INTERNAL_ERROR
 editor for the whole run while it reloads regularly and is restarted (SIGTERM, then kill -9).
 Every process is sampled: RSS and descriptors from /proc, the live heap after a full
 collection through the inspector for \`tether serve\`, the editor and one of the fronts, and the
-processes below the harness. Every sample is kept in bench/results/hostile/<form>/soak-series.json. The editor's slopes are taken over its longest run between restarts.`,
+processes below the harness. Every sample is kept in bench/results/hostile/<form>/soak-series.json.
+Slopes are taken after the first fifth of the run (warm-up). The editor's are taken over its
+longest run between restarts, and its memory's only once its journal has filled: a host keeps
+finished calls' outcomes for 15 minutes (read-only ones in memory, within 64 MiB), so its heap
+grows by design for that long after each start. The restarts all come in the first quarter
+of the run, so that the editor's last run is long enough to judge after it.`,
   },
   attacks: {
     title: 'Attacks found by an adversarial review, as regression cases',

@@ -93,7 +93,16 @@ export class SoakSampler {
   }
 }
 
-/** Slope per hour after the warm-up fifth; NaN with too few points. */
-export function hourlySlope(points: readonly Point[]): number {
-  return slopePerHour(afterWarmUp(points));
+/**
+ * Slope per hour after the warm-up: the first fifth of the series, or its first `warmUpSeconds`
+ * if that is longer (the editor's journal fills for its retention); NaN with too few points.
+ */
+export function hourlySlope(points: readonly Point[], warmUpSeconds = 0): number {
+  return slopePerHour(judged(points, warmUpSeconds));
+}
+
+/** The points a slope is taken over (see hourlySlope). */
+export function judged(points: readonly Point[], warmUpSeconds = 0): Point[] {
+  const from = (points[0]?.t ?? 0) + warmUpSeconds;
+  return afterWarmUp(points).filter((p) => p.t >= from);
 }
