@@ -65,7 +65,7 @@ export function createLogger(name: string, level = process.env.TETHER_LOG_LEVEL 
   ];
   const logger = pino({ name, level: fileLevel, base: { pid: process.pid } }, pino.multistream(destinations));
   acceptPreformattedLines(logger, preformattedInfoWriter(logger, destinations));
-  if (unopened) logger.warn({ path, error: unopened }, 'log file not opened (a symbolic link is never followed); logging to stderr only');
+  if (unopened) logger.warn({ path, error: unopened }, 'log file not opened (its error says why); logging to stderr only');
   return logger;
 }
 

@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { TetherError } from '../protocol/errors.js';
+import { UnsafeDirectoryError } from '../discovery/secure-file.js';
 import { CLIENTS } from './clients/registry.js';
 import { ExitError } from './exit-error.js';
 import { EXIT_CODES, helpFooter } from './exit-codes.js';
@@ -364,7 +365,7 @@ program.parseAsync().catch((error: unknown) => {
     process.exit(error.exitCode);
   }
   // A typed error says what happened and what to do: it is a failure to report, not a bug.
-  if (error instanceof TetherError) {
+  if (error instanceof TetherError || error instanceof UnsafeDirectoryError) {
     process.stderr.write(`tether: ${error.message} [${error.code}]\n`);
     process.exit(EXIT_CODES.failed);
   }

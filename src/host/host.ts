@@ -18,6 +18,7 @@ import {
 } from '../protocol/index.js';
 import { removeHostRecord, writeHostRecord, type HostRecord } from '../discovery/host-record.js';
 import { PROOF_AUTH } from '../discovery/host-proof.js';
+import { UnsafeDirectoryError } from '../discovery/secure-file.js';
 import { takesObject } from '../schema/tool-arguments.js';
 import { CallJournal } from './call-journal.js';
 import { journalRemedy } from './call-errors.js';
@@ -191,6 +192,8 @@ export class Host implements HostCore {
         // No client could find it: it stops listening rather than hold a port for nobody.
         this.calls.dispose();
         await this.listener.unlisten();
+        // A records folder Tether refuses (another user's) keeps its own code: its message says what to do.
+        if (error instanceof UnsafeDirectoryError) throw error;
         throw new TetherError('INTERNAL_ERROR', `The host could not write its record in ${this.recordsDir}, so no client could find it, and it stopped listening: ${(error as Error).message}`, {
           recordsDir: this.recordsDir,
         });

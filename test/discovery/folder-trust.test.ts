@@ -15,6 +15,7 @@ import { UnsafeDirectoryError, ensurePrivateDir, writePrivateFile, type WarningL
 import { hostsDir } from '../../src/discovery/tether-home.js';
 import { TETHER_BIN, cleanupProcesses, createWorkspace, runToExit } from '../helpers/processes.js';
 import { thrownBy } from '../helpers/thrown.js';
+import { EXIT_CODES } from '../../src/cli/exit-codes.js';
 
 afterEach(async () => {
   vi.restoreAllMocks();
@@ -146,5 +147,20 @@ describe.runIf(asRoot)('a TETHER_HOME another user owns', () => {
     expect(run.stderr).toContain(`${RECORDS_FOLDER_WARNING} {"path":"${home}","reason":"it belongs to another user (uid ${STRANGER}; this process runs as uid 0)"}`);
     expect(existsSync(join(home, 'logs'))).toBe(false);
     expect(existsSync(join(home, 'cache'))).toBe(false);
+  });
+
+  it('stops a real `tether sandbox` and `tether serve` with the refusal and its code, not as an unexpected error', async () => {
+    const { home, project, env } = strangersHome();
+    mkdirSync(join(project, 'Assets'), { recursive: true });
+    const sandbox = await runToExit(process.execPath, [TETHER_BIN, 'sandbox', '--project', project], { env });
+    expect(sandbox.code, sandbox.stderr).toBe(EXIT_CODES.failed);
+    expect(sandbox.stderr).toContain(`tether: Refusing to use ${join(home, 'hosts')}: it lies inside ${home}, which belongs to another user`);
+    expect(sandbox.stderr).toContain('[UNSAFE_DIRECTORY]');
+    const serve = await runToExit(process.execPath, [TETHER_BIN, 'serve', '--port', '0', '--project', project], { env });
+    expect(serve.code, serve.stderr).toBe(EXIT_CODES.usage);
+    expect(serve.stderr).toContain(`tether: Refusing to use ${home}: it belongs to another user`);
+    expect(serve.stderr).toContain('[UNSAFE_DIRECTORY]');
+    for (const run of [sandbox, serve]) expect(run.stderr).not.toContain('unexpected error');
+    expect(readdirSync(home)).toEqual([]);
   });
 });

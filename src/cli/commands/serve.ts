@@ -1,6 +1,7 @@
 /** `tether serve`: MCP over Streamable HTTP for many agents, until signalled. */
 import { join } from 'node:path';
 import { tetherHome } from '../../discovery/tether-home.js';
+import { UnsafeDirectoryError } from '../../discovery/secure-file.js';
 import { tokenPath } from '../../http/serve-state.js';
 import { TetherServer, type TetherServerOptions } from '../../http/tether-server.js';
 import { TetherError } from '../../protocol/index.js';
@@ -74,7 +75,8 @@ export async function run(options: ServeCommandOptions): Promise<TetherServer> {
       }),
     });
   } catch (error) {
-    throw new ExitError(TetherError.from(error).message, 2);
+    const failure = error instanceof UnsafeDirectoryError ? error : TetherError.from(error);
+    throw new ExitError(`${failure.message} [${failure.code}]`, 2);
   }
   onShutdownSignal(async () => server.close());
   let url: string;
