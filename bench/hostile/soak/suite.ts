@@ -205,8 +205,9 @@ export async function runSoak(plan: SoakPlan, recorder: SuiteRecorder, log: (lin
   slope('tether serve live heap after GC', sampler.serve.heapMiB, 'MiB', FLAT.heapMiB);
   slope('tether serve RSS', sampler.serve.rssMiB, 'MiB', FLAT.rssMiB);
   slope('tether serve descriptors', sampler.serve.descriptors, 'descriptors', FLAT.descriptors);
-  slope('editor live heap after GC (its longest run, after its journal filled)', editorSeries.heapMiB, 'MiB', FLAT.heapMiB, journalFill);
-  slope('editor RSS (its longest run, after its journal filled)', editorSeries.rssMiB, 'MiB', FLAT.rssMiB, journalFill);
+  const editorRun = journalFill > 0 ? 'its longest run, after its journal filled' : 'its longest run';
+  slope(`editor live heap after GC (${editorRun})`, editorSeries.heapMiB, 'MiB', FLAT.heapMiB, journalFill);
+  slope(`editor RSS (${editorRun})`, editorSeries.rssMiB, 'MiB', FLAT.rssMiB, journalFill);
   slope('editor descriptors (its longest run)', editorSeries.descriptors, 'descriptors', FLAT.descriptors);
   slope('one front live heap after GC', sampler.firstFront.heapMiB, 'MiB', FLAT.heapMiB);
   slope(`${plan.fronts} fronts' RSS, summed`, sampler.fronts.rssMiB, 'MiB', FLAT.frontsRssMiB);
