@@ -44,13 +44,40 @@ export function callIdForKey(key: string): string {
 /** Where a 2026-07-28 client, which has no initialize, says who it is: in each request's `_meta`. */
 const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
 
+/** What `Agent` made of one client-info object, and the two fields it read to make it. */
+interface ParsedAgent {
+  name: unknown;
+  version: unknown;
+  agent: Agent | undefined;
+}
+
+/**
+ * Client-info objects already parsed. The session's info is the same object on every call, and
+ * a zod parse of it was ~2k instructions a call; the parse depends on nothing but the object
+ * being one and its `name` and `version`, so a hit with those two unchanged is what the parse
+ * would give. A stateless-era request's info is a new object each time: parsed, as before.
+ */
+const parsedAgents = new WeakMap<object, ParsedAgent>();
+
 /**
  * The agent behind a tools/call, for the host's status and logs: the client info the request
  * carries (stateless era), else what the session's client said in initialize. Undefined when
- * neither names it (a host then shows no agent).
+ * neither names it (a host then shows no agent). Treat it as read-only: the same object comes
+ * back for the same client info.
  */
 export function agentOf(server: Pick<Server, 'getClientVersion'>, meta: Record<string, unknown> | undefined): Agent | undefined {
-  const said = Agent.safeParse(meta?.[CLIENT_INFO_KEY] ?? server.getClientVersion());
+  const info: unknown = meta?.[CLIENT_INFO_KEY] ?? server.getClientVersion();
+  if (typeof info !== 'object' || info === null) return parseAgent(info);
+  const { name, version } = info as { name?: unknown; version?: unknown };
+  const parsed = parsedAgents.get(info);
+  if (parsed && parsed.name === name && parsed.version === version) return parsed.agent;
+  const agent = parseAgent(info);
+  parsedAgents.set(info, { name, version, agent });
+  return agent;
+}
+
+function parseAgent(info: unknown): Agent | undefined {
+  const said = Agent.safeParse(info);
   if (!said.success) return undefined;
   const { name, version } = said.data;
   return { name, ...(version ? { version } : {}) };
