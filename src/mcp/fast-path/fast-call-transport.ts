@@ -14,6 +14,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import type { CallToolRequest, CallToolResult, JSONRPCMessage, ProtocolEra, RequestId, Server, ServerContext } from '@modelcontextprotocol/server';
+import type { LiftedStrings } from '../../protocol/index.js';
 import type { Front } from '../front.js';
 import { FRONT_TOOL_NAMES } from '../front-tools.js';
 import { SplicingStdioTransport } from '../splicing-stdio-transport.js';
@@ -60,9 +61,14 @@ export class FastCallTransport extends SplicingStdioTransport {
   private partialBytes = 0;
   /** The SDK holds the start of a long line: the rest of it, to the newline, is the SDK's too. */
   private sdkHasPartial = false;
+  /** Fast-path calls whose result holds lifted strings: their response goes through `send`, which splices. */
+  private readonly spliced = new Set<RequestId>();
+  private closed = false;
+  private readonly out: Writable;
 
   constructor(private readonly options: FastCallTransportOptions) {
     super(options.stdin, options.stdout);
+    this.out = options.stdout ?? process.stdout;
     const sdkOnData = this._ondata;
     this._ondata = options.enabled ? (chunk) => this.onData(chunk, sdkOnData) : sdkOnData;
   }
@@ -78,7 +84,13 @@ export class FastCallTransport extends SplicingStdioTransport {
     return super.send(message);
   }
 
+  override hold(id: RequestId, lifted: LiftedStrings, signal: AbortSignal): void {
+    if (this.inFlight.has(id)) this.spliced.add(id);
+    super.hold(id, lifted, signal);
+  }
+
   override close(): Promise<void> {
+    this.closed = true;
     const closed = new Error('Connection closed');
     for (const signal of this.inFlight.values()) signal.abort(closed);
     this.inFlight.clear();
@@ -150,9 +162,11 @@ export class FastCallTransport extends SplicingStdioTransport {
     this.inFlight.set(id, signal);
     const ctx = fastCallContext(serving.server, id, request.meta, signal);
     let response: JSONRPCMessage;
+    let line: string | undefined;
     try {
       const result = await serving.run({ method: 'tools/call', params: request.params } as CallToolRequest, ctx);
       const wire = wireToolResult(result);
+      if (wire.ok && wire.json !== undefined) line = resultLine(id, wire.json);
       response = wire.ok ? ({ result: wire.value, jsonrpc: '2.0', id } as JSONRPCMessage) : errorResponse(id, INVALID_PARAMS, wire.message);
     } catch (error) {
       const { code, message, data } = error as { code?: unknown; message?: string; data?: unknown };
@@ -161,14 +175,44 @@ export class FastCallTransport extends SplicingStdioTransport {
       response = errorResponse(id, thrown === -32002 ? INVALID_PARAMS : thrown, message ?? 'Internal error', data);
     }
     try {
-      // A cancelled request gets no response, as from the SDK.
-      if (!signal.aborted) await this.send(response);
+      // A cancelled request gets no response, as from the SDK. A result whose long strings
+      // are held goes through send, which splices them in.
+      if (signal.aborted) return;
+      if (line !== undefined && !this.spliced.delete(id)) await this.writeLine(line);
+      else await this.send(response);
     } catch (error) {
       this.onerror?.(new Error(`Failed to send response: ${String(error)}`));
     } finally {
+      this.spliced.delete(id);
       if (this.inFlight.get(id) === signal) this.inFlight.delete(id);
     }
   }
+
+  /**
+   * Writes a response line as the SDK's `send` does (resolved at once when stdout takes it,
+   * else at its drain, rejected by an error before that), without its `error` listener and
+   * promise for every line: a write's error is emitted on a later tick, when the SDK's
+   * listener is already gone too, and goes to the transport's own stdout error handler.
+   */
+  private writeLine(line: string): Promise<void> | undefined {
+    if (this.closed) return Promise.reject(new Error('StdioServerTransport is closed'));
+    if (this.out.write(line)) return undefined;
+    return new Promise((resolve, reject) => {
+      const settle = (error?: Error): void => {
+        this.out.off('error', settle);
+        this.out.off('drain', settle);
+        if (error) reject(error);
+        else resolve();
+      };
+      this.out.once('error', settle);
+      this.out.once('drain', settle);
+    });
+  }
+}
+
+/** `JSON.stringify({ result, jsonrpc: '2.0', id })` and its newline, as the SDK writes it, from the result's JSON. */
+export function resultLine(id: RequestId, resultJson: string): string {
+  return `{"result":${resultJson},"jsonrpc":"2.0","id":${typeof id === 'number' ? String(id) : JSON.stringify(id)}}\n`;
 }
 
 function errorResponse(id: RequestId, code: number, message: string, data?: unknown): JSONRPCMessage {

@@ -18,14 +18,41 @@ const callToolResultSchema = specTypeSchemas.CallToolResult as unknown as {
   safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: unknown };
 };
 
-export type WireResult = { ok: true; value: CallToolResult } | { ok: false; message: string };
+/**
+ * The result as the SDK would send it; `json`, when set, is `JSON.stringify(value)`, written
+ * out here for the common result (see resultJson).
+ */
+export type WireResult = { ok: true; value: CallToolResult; json?: string } | { ok: false; message: string };
 
 /** The SDK's result checks, in its words (see Server._wrapHandler for tools/call). */
 export function wireToolResult(result: CallToolResult): WireResult {
-  if (unchangedByParse(result)) return { ok: true, value: result };
+  if (unchangedByParse(result)) return { ok: true, value: result, json: resultJson(result) };
   const normalized = withEmptyContent(result);
   const parsed = callToolResultSchema.safeParse(normalized);
   return parsed.success ? { ok: true, value: parsed.data as CallToolResult } : { ok: false, message: `Invalid tools/call result: ${String(parsed.error)}` };
+}
+
+/**
+ * `JSON.stringify` of a result `unchangedByParse` accepted, built from its known shape: on
+ * Node 20 the generic stringify of even a one-text result took ~7k instructions (a lookup per
+ * key of every object), where its strings and the structured content are all that need it.
+ */
+function resultJson(result: CallToolResult): string {
+  let json = '{';
+  // In the result's own key order (the schema's), leaving out keys whose value is undefined, as stringify does.
+  for (const key in result) {
+    if (key === 'content') json += `${json.length > 1 ? ',' : ''}"content":${contentJson(result.content as Array<{ text: string }>)}`;
+    else if (key === 'structuredContent' && result.structuredContent !== undefined) json += `${json.length > 1 ? ',' : ''}"structuredContent":${JSON.stringify(result.structuredContent)}`;
+    else if (key === 'isError' && result.isError !== undefined) json += `${json.length > 1 ? ',' : ''}"isError":${result.isError ? 'true' : 'false'}`;
+  }
+  return `${json}}`;
+}
+
+/** Text items only (`unchangedByParse` checked them: `type` then `text`, both strings). */
+function contentJson(content: Array<{ text: string }>): string {
+  let json = '[';
+  for (let i = 0; i < content.length; i++) json += `${i > 0 ? ',' : ''}{"type":"text","text":${JSON.stringify((content[i] as { text: string }).text)}}`;
+  return `${json}]`;
 }
 
 /** The SDK gives a result without content an empty one (normalizeContentlessToolResult). */
