@@ -100,10 +100,24 @@ export function writeCallLine(log: Logger, fields: CallLogFields): void {
 // eslint-disable-next-line no-control-regex -- control characters are among what it looks for
 const NEEDS_ESCAPING = /["\\\u0000-\u001f\ud800-\udfff]/u;
 
+/**
+ * The last tool name and agent found plain. A call's tool and agent are mostly those of the
+ * call before, and a string equal to one found plain is plain: one comparison instead of a
+ * test of the expression (~750 instructions each). A callId is new each time.
+ */
+const lastPlain = { tool: '', agent: '' };
+
+function needsEscaping(text: string, field?: keyof typeof lastPlain): boolean {
+  if (field !== undefined && text === lastPlain[field]) return false;
+  if (NEEDS_ESCAPING.test(text)) return true;
+  if (field !== undefined) lastPlain[field] = text;
+  return false;
+}
+
 /** The fields as pino writes them, or undefined when a string needs escaping (pino writes that line). */
 function callLogJson(fields: CallLogFields): string | undefined {
   const { callId, tool, agent, durationMs, outcome, code, bytes } = fields;
-  if (NEEDS_ESCAPING.test(callId) || NEEDS_ESCAPING.test(tool) || (agent !== undefined && NEEDS_ESCAPING.test(agent)) || (code !== undefined && NEEDS_ESCAPING.test(code))) return undefined;
+  if (needsEscaping(callId) || needsEscaping(tool, 'tool') || (agent !== undefined && needsEscaping(agent, 'agent')) || (code !== undefined && needsEscaping(code))) return undefined;
   if (!Number.isFinite(durationMs) || (bytes !== undefined && !Number.isFinite(bytes))) return undefined;
   return (
     `"callId":"${callId}","tool":"${tool}"${agent === undefined ? '' : `,"agent":"${agent}"`},"durationMs":${durationMs},"outcome":"${outcome}"` +
