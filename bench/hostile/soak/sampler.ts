@@ -56,7 +56,7 @@ export class SoakSampler {
     if (heap !== undefined) series.heapMiB.push({ t, y: heap });
   }
 
-  async sample(serve: Probed, editor: Probed, fronts: readonly number[], firstFront?: Probed): Promise<void> {
+  async sample(serve: Probed, editor: Probed, fronts: readonly Probed[], firstFront?: Probed): Promise<void> {
     const t = this.seconds();
     await this.record(this.serve, serve, t);
     if (firstFront) await this.record(this.firstFront, firstFront, t);
@@ -67,8 +67,12 @@ export class SoakSampler {
     await this.record(this.editors[this.editors.length - 1]!, editor, t);
     let rss = 0;
     let fds = 0;
-    for (const pid of fronts) {
-      const sample = sampleProcess(pid);
+    for (const front of fronts) {
+      // Collected first: a front allocates so slowly that V8 leaves garbage in its old
+      // generation for ~40 minutes before its first major collection; RSS read then would say
+      // when V8 collected, not what the front holds.
+      await this.heapOf(front);
+      const sample = sampleProcess(front.pid);
       if (!sample) continue;
       rss += sample.rssKiB / 1024;
       fds += sample.descriptors;
@@ -95,7 +99,8 @@ export class SoakSampler {
 
 /**
  * Slope per hour after the warm-up: the first fifth of the series, or its first `warmUpSeconds`
- * if that is longer (the editor's journal fills for its retention); NaN with too few points.
+ * if that is longer (RSS: half the run; the editor's memory: its journal's retention); NaN with
+ * too few points.
  */
 export function hourlySlope(points: readonly Point[], warmUpSeconds = 0): number {
   return slopePerHour(judged(points, warmUpSeconds));
