@@ -59,12 +59,14 @@ SHUTTING_DOWN, an HTTP refusal of the whole request, or CANCELLED/INTERNAL_ERROR
 editor for the whole run while it reloads regularly and is restarted (SIGTERM, then kill -9).
 Every process is sampled: RSS and descriptors from /proc, the live heap after a full
 collection through the inspector for \`tether serve\`, the editor and one of the fronts, and the
-processes below the harness. Every sample is kept in bench/results/hostile/<form>/soak-series.json.
-Slopes are taken after the first fifth of the run (warm-up). The editor's are taken over its
-longest run between restarts, and its memory's only once its journal has filled: a host keeps
-finished calls' outcomes for 15 minutes (read-only ones in memory, within 64 MiB), so its heap
-grows by design for that long after each start. The restarts all come in the first quarter
-of the run, so that the editor's last run is long enough to judge after it.`,
+processes below the harness. Each front is collected through its inspector before its RSS is
+read. Every sample is kept in bench/results/hostile/<form>/soak-series.json.
+Slopes are taken after the first fifth of the run (warm-up), and RSS slopes over its second
+half (see "What flat means"). The editor's are taken over its longest run between restarts,
+and its memory's only once its journal has filled: a host keeps finished calls' outcomes for
+15 minutes (read-only ones in memory, within 64 MiB), so its heap grows by design for that
+long after each start. The restarts all come in the first quarter of the run, so that the
+editor's last run is long enough to judge after it.`,
   },
   attacks: {
     title: 'Attacks found by an adversarial review, as regression cases',
@@ -83,7 +85,15 @@ call would grow the live heap by about 5 MiB an hour: that is the limit for the 
 full collection (\`tether serve\` and the editor). RSS moves with the allocator and V8's heap
 sizing as well as with what is live (and with memory outside the JS heap, such as buffers,
 which the heap figure does not count), so its limit is 20 MiB an hour per process (60 MiB for
-the 30 fronts summed). Descriptors are whole numbers that go up and down with connections in
+the 30 fronts summed). RSS is judged over the second half of the run, because of two warm-ups
+measured on \`tether mcp\` (a front sees about one call every two seconds): V8 leaves garbage in
+a slow process's old generation until its first major collection, about 40 minutes in at that
+rate (so each front is collected before its RSS is read), and glibc keeps memory that V8's
+compiler threads freed in per-thread pools, which grow as functions turn hot for about 25
+minutes and then hold (3–8 MiB a front; turning V8's concurrent recompilation off, or fixing
+glibc's trim threshold with MALLOC_TRIM_THRESHOLD_, removes it). Neither is memory kept per
+call: with collections forced, a front's live heap held within 0.5 MiB over 8,900 calls, 33–38
+reloads and 2 restarts. The fronts run as users run them, with no allocator setting. Descriptors are whole numbers that go up and down with connections in
 flight: a leak of one per reload (60 an hour) or per restart would show well above the limit
 of 2 an hour. Processes: 1 an hour, less than one leaked per restart. A run of minutes (the
 quick form) reports its slopes without judging them.`;
