@@ -77,6 +77,8 @@ export class McpEndpoint {
           },
           onBindingChange,
           taskOwner,
+          // A task started before a rebinding, or by an ended session, is at another front than this server's.
+          taskStores: () => deps.fronts.all().map((front) => front.tasks),
         }),
       onClientDelete: (id) => void deps.registry.delete(id, 'deleted'),
       pin: (id) => deps.registry.pin(id),

@@ -11,6 +11,7 @@ import type { FastCallServing } from './fast-path/fast-call-transport.js';
 import type { ResultSplicer } from './splicing-stdio-transport.js';
 import { TaskAwareServer } from './task-aware-server.js';
 import { registerTaskHandlers } from './task-handlers.js';
+import type { TaskStore } from './task-store.js';
 import { advertiseTaskSupport, taskCapabilities } from './task-wire.js';
 import { toolCallHandler } from './tool-call.js';
 import { toolCallTasks } from './tool-call-tasks.js';
@@ -35,6 +36,8 @@ export interface McpServerOptions {
    * server it builds, so it keeps its tasks across its sleeps; by default, the server's own.
    */
   taskOwner?: object;
+  /** The task stores tasks/* look in; by default those of every front this server was bound to. */
+  taskStores?: () => Iterable<TaskStore>;
   /** tether mcp's stdio transport: answers plain tools/call itself with this server's handler (fast-path/). */
   fastCalls?: { serve(serving: FastCallServing): void };
 }
@@ -59,6 +62,8 @@ export function createMcpServer(front: Front, era: ProtocolEra, options: McpServ
       'Tools of a running game editor (Unity or compatible), through Tether. Long tools (builds, tests) report progress; wait for them rather than calling again. tether_status shows whether the editor is connected.',
   });
   const subscriptions = new Set<string>();
+  /** Every front this server has used: tasks it started there stay reachable (tasks/*). */
+  const boundFronts = new Set<Front>([front]);
   const bindingChanged = (): void => options.onBindingChange?.({ front, subscriptions: subscriptions.size });
   /** Questions from editor tools still waiting on this client; declined if it goes away. */
   const openQuestions = new Set<(answer: ElicitResult) => void>();
@@ -109,6 +114,7 @@ export function createMcpServer(front: Front, era: ProtocolEra, options: McpServ
           if (reached.isError || next.front === front) return reached;
           detach();
           front = next.front;
+          boundFronts.add(front);
           detach = attach(front);
           for (const uri of subscriptions) void front.subscribe(uri).catch(() => undefined);
           void server.sendToolListChanged().catch(() => undefined);
@@ -156,9 +162,9 @@ export function createMcpServer(front: Front, era: ProtocolEra, options: McpServ
     forward(() => front.request(METHODS.promptsGet, { name: request.params.name, arguments: request.params.arguments ?? {} }, ctx.mcpReq.signal)),
   );
   server.setRequestHandler('completion/complete', (request, ctx) => forward(() => front.request(METHODS.complete, request.params, ctx.mcpReq.signal)));
-  // The tasks of the front the server was made for (a session rebound by tether_use_host
-  // starts its next tasks at the other front, whose store this does not look in).
-  registerTaskHandlers(server, front.tasks, era, owner);
+  // A session rebound by tether_use_host starts its next tasks at the other front: tasks/*
+  // look in every front it was bound to, or every front the embedder names (serve: its pool).
+  registerTaskHandlers(server, options.taskStores ?? (() => [...boundFronts].map((bound) => bound.tasks)), era, owner);
   return server;
 }
 

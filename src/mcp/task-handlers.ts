@@ -1,6 +1,7 @@
 /**
- * tasks/* of each protocol era (task-wire.ts), answered from the front's task store: a task
- * created in the other era is not found, and tasks/list shows a session its own tasks only.
+ * tasks/* of each protocol era (task-wire.ts), answered from the fronts' task stores (a session
+ * rebound by tether_use_host has tasks at more than one): a task created in the other era is
+ * not found, and tasks/list shows a session its own tasks only.
  */
 import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, type ProtocolEra, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
@@ -19,12 +20,16 @@ const ListParams = z.object({ cursor: z.string().optional() });
  * are not in the SDK's typed method map, and on the modern era only that form lets tasks/get
  * and tasks/cancel through the era gate (tasks/result and tasks/list stay -32601 there).
  */
-export function registerTaskHandlers(server: Server, store: TaskStore, era: ProtocolEra, owner: object): void {
-  const find = (taskId: string): TaskRecord => {
-    const record = store.get(taskId);
-    if (!record || record.era !== era) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Failed to retrieve task: Task not found (${taskId}).`);
-    return record;
+export function registerTaskHandlers(server: Server, stores: () => Iterable<TaskStore>, era: ProtocolEra, owner: object): void {
+  /** The task and the store that holds it. */
+  const located = (taskId: string): { record: TaskRecord; store: TaskStore } => {
+    for (const store of stores()) {
+      const record = store.get(taskId);
+      if (record?.era === era) return { record, store };
+    }
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Failed to retrieve task: Task not found (${taskId}).`);
   };
+  const find = (taskId: string): TaskRecord => located(taskId).record;
 
   if (era === 'legacy') {
     server.setRequestHandler('tasks/get', { params: TaskIdParams }, ({ taskId }) => taskShape(find(taskId)));
@@ -36,7 +41,7 @@ export function registerTaskHandlers(server: Server, store: TaskStore, era: Prot
       return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
     });
     server.setRequestHandler('tasks/list', { params: ListParams }, ({ cursor }) => {
-      const mine = store.list((record) => record.era === 'legacy' && record.owner === owner);
+      const mine = [...stores()].flatMap((store) => store.list((record) => record.era === 'legacy' && record.owner === owner));
       const start = cursor === undefined ? 0 : Number.parseInt(cursor, 10);
       if (!Number.isInteger(start) || start < 0 || String(start) !== (cursor ?? '0')) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor: ${cursor}`);
       const page = mine.slice(start, start + TASK_LIST_PAGE);
@@ -44,7 +49,7 @@ export function registerTaskHandlers(server: Server, store: TaskStore, era: Prot
       return { tasks: page.map(taskShape), ...(next < mine.length ? { nextCursor: String(next) } : {}) };
     });
     server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, ({ taskId }) => {
-      const record = find(taskId);
+      const { record, store } = located(taskId);
       if (isTerminal(record.status)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task ${taskId}: it is already ${record.status}.`);
       store.cancel(taskId, cancelledByRequest());
       return taskShape(record);
@@ -59,7 +64,8 @@ export function registerTaskHandlers(server: Server, store: TaskStore, era: Prot
   server.setRequestHandler('tasks/cancel', { params: TaskIdParams }, ({ taskId }, ctx) => {
     requireTasksExtension(ctx);
     // Only asks: the task stays working until the editor says whether the call stopped.
-    store.abort(find(taskId).taskId);
+    const { record, store } = located(taskId);
+    store.abort(record.taskId);
     return {};
   });
   // Tether's tasks never ask for input, so no input request is ever outstanding: the spec

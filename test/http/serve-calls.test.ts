@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { listHostRecords } from '../../src/discovery/host-record.js';
 import { connectToHost } from '../../src/link/host-client.js';
 import { METHODS } from '../../src/protocol/index.js';
@@ -136,5 +137,27 @@ describe('calls over tether serve', () => {
     expect(sceneText(first)).toContain('InFirst');
     expect(sceneText(first)).not.toContain('InSecond');
     expect(sceneText(second)).toContain('InSecond');
+  });
+
+  it('finds a task started at either editor, before or after tether_use_host, from this session and from a new one', async () => {
+    const [first, second] = await startTwoSandboxes();
+    const served = await serve(first, ['--wait-ms', '1000']);
+    const client = await connect(served);
+    const Task = z.looseObject({ taskId: z.string(), status: z.string() });
+    const startTask = async (): Promise<string> =>
+      (await client.request({ method: 'tools/call', params: { name: 'get_hierarchy', arguments: {}, task: { ttl: 60_000 } } }, z.object({ task: Task }).loose())).task.taskId;
+    const before = await startTask();
+    expect((await client.callTool({ name: 'tether_use_host', arguments: { project: second.project } })).isError).toBeFalsy();
+    const after = await startTask();
+    for (const taskId of [before, after]) {
+      await expect.poll(async () => (await client.request({ method: 'tasks/get', params: { taskId } }, Task)).status).toBe('completed');
+      const result = await client.request({ method: 'tasks/result', params: { taskId } }, z.looseObject({ content: z.array(z.unknown()) }));
+      expect(result.content.length).toBeGreaterThan(0);
+    }
+    const listed = await client.request({ method: 'tasks/list', params: {} }, z.object({ tasks: z.array(Task) }).loose());
+    expect(listed.tasks.map((task) => task.taskId).sort()).toEqual([before, after].sort());
+    // A new session, bound to the first editor, follows the task at the second by its id.
+    const other = await connect(served);
+    expect((await other.request({ method: 'tasks/get', params: { taskId: after } }, Task)).status).toBe('completed');
   });
 });
