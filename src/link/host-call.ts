@@ -6,6 +6,7 @@
  * away longer than the call may wait) is reported as "outcome unknown".
  */
 import { METHODS, TetherError, type CallStartParams, type CallStartResult, type RpcConnection } from '../protocol/index.js';
+import { callStartJson } from './call-start-json.js';
 import type { CallListener, HostLink } from './host-link.js';
 
 export interface HostCallOptions {
@@ -64,7 +65,7 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
       if (attachOnly && options.signal?.aborted) void cancelOn(rpc, callId, options.signal.reason);
       try {
         // Written out, not spread: it carries the AbortSignal (see src/mcp/mcp-server.ts).
-        const answer = rpc.request<CallStartResult>(METHODS.callStart, attachOnly ? { ...params, attachOnly: true } : params, {
+        const answer = rpc.request<CallStartResult>(METHODS.callStart, callStartJson(attachOnly ? { ...params, attachOnly: true } : params), {
           signal: patience.signal,
           keepLiftedStrings: options.keepLiftedStrings === true,
         });
