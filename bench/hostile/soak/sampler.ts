@@ -47,26 +47,28 @@ export class SoakSampler {
     }
   }
 
-  private async record(series: Series, target: Probed, t: number): Promise<void> {
+  private async record(series: Series, target: Probed, t: number, settled: () => boolean): Promise<void> {
     const sample = sampleProcess(target.pid);
     if (!sample) return;
     series.rssMiB.push({ t, y: sample.rssKiB / 1024 });
-    series.descriptors.push({ t, y: sample.descriptors });
+    if (settled()) series.descriptors.push({ t, y: sample.descriptors });
     const heap = await this.heapOf(target);
     if (heap !== undefined) series.heapMiB.push({ t, y: heap });
   }
 
-  async sample(serve: Probed, editor: Probed, fronts: readonly Probed[], firstFront?: Probed): Promise<void> {
+  /** `settled`: no reload or restart under way, so connections (and descriptors) are as they stay. */
+  async sample(serve: Probed, editor: Probed, fronts: readonly Probed[], firstFront?: Probed, settled: () => boolean = () => true): Promise<void> {
     const t = this.seconds();
-    await this.record(this.serve, serve, t);
-    if (firstFront) await this.record(this.firstFront, firstFront, t);
+    await this.record(this.serve, serve, t, settled);
+    if (firstFront) await this.record(this.firstFront, firstFront, t, settled);
     if (editor.pid !== this.editorPid) {
       this.editorPid = editor.pid;
       this.editors.push(new Series());
     }
-    await this.record(this.editors[this.editors.length - 1]!, editor, t);
+    await this.record(this.editors[this.editors.length - 1]!, editor, t, settled);
     let rss = 0;
     let fds = 0;
+    let fdsSettled = true;
     for (const front of fronts) {
       // Collected first: a front allocates so slowly that V8 leaves garbage in its old
       // generation for ~40 minutes before its first major collection; RSS read then would say
@@ -76,9 +78,10 @@ export class SoakSampler {
       if (!sample) continue;
       rss += sample.rssKiB / 1024;
       fds += sample.descriptors;
+      fdsSettled &&= settled();
     }
     this.fronts.rssMiB.push({ t, y: rss });
-    this.fronts.descriptors.push({ t, y: fds });
+    if (fdsSettled) this.fronts.descriptors.push({ t, y: fds });
     this.processes.push({ t, y: descendants().length });
   }
 

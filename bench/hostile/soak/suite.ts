@@ -50,6 +50,8 @@ const RESTARTS_WITHIN = 0.25;
  * judged after the first fifth.
  */
 const RSS_WARM_UP = 0.5;
+/** How long after a reload or restart the editor's clients are taken to have reconnected. */
+const SETTLE_MS = 5_000;
 /** The fewest samples a slope is judged on. */
 const MIN_JUDGED_SAMPLES = 5;
 
@@ -124,6 +126,22 @@ export async function runSoak(plan: SoakPlan, recorder: SuiteRecorder, log: (lin
     while (inFlight > 0) await sleep(50);
   };
 
+  // Descriptors are counted between reloads and restarts: during one the editor has closed its
+  // clients' connections and they have not reconnected yet (a dip of one per client), which
+  // says nothing about a leak. Settled SETTLE_MS after the editor is back.
+  let disturbances = 0;
+  let settledAt = 0;
+  const disturbed = async <T>(what: () => Promise<T>): Promise<T> => {
+    disturbances++;
+    try {
+      return await what();
+    } finally {
+      disturbances--;
+      settledAt = Date.now() + SETTLE_MS;
+    }
+  };
+  const settled = (): boolean => disturbances === 0 && Date.now() >= settledAt;
+
   const reloadLoop = async (): Promise<void> => {
     while (running()) {
       await sleep(plan.reloadEverySeconds * 1_000);
@@ -132,11 +150,13 @@ export async function runSoak(plan: SoakPlan, recorder: SuiteRecorder, log: (lin
       if (!record) continue;
       const generation = editor.lines.filter((line) => line.includes('"event":"ready"')).length;
       try {
-        const session = await connectToHost({ port: record.port, token: record.token, timeoutMs: 5_000, clientName: 'soak-reload' });
-        // The reload may close this connection before the answer comes: the editor's next "ready" says it happened.
-        await session.rpc.request('calls/start', { callId: randomUUID(), tool: 'compile_scripts', arguments: {} }, { timeoutMs: 20_000 }).catch(() => undefined);
-        session.rpc.close();
-        await editor.ready(generation + 1, 20_000);
+        await disturbed(async () => {
+          const session = await connectToHost({ port: record.port, token: record.token, timeoutMs: 5_000, clientName: 'soak-reload' });
+          // The reload may close this connection before the answer comes: the editor's next "ready" says it happened.
+          await session.rpc.request('calls/start', { callId: randomUUID(), tool: 'compile_scripts', arguments: {} }, { timeoutMs: 20_000 }).catch(() => undefined);
+          session.rpc.close();
+          await editor.ready(generation + 1, 20_000);
+        });
         counts.reloads++;
       } catch (error) {
         log(`soak: a reload did not happen: ${(error as Error).message}`);
@@ -148,9 +168,11 @@ export async function runSoak(plan: SoakPlan, recorder: SuiteRecorder, log: (lin
     for (let i = 1; i <= plan.restarts; i++) {
       await sleep(Math.max(0, until - plan.minutes * 60_000 * (1 - (RESTARTS_WITHIN * i) / plan.restarts) - Date.now()));
       if (!running()) break;
-      if (i % 2) await editor.stop();
-      else await editor.kill();
-      editor = (await startSandbox(inspected, EDITOR_ARGS)).sandbox;
+      await disturbed(async () => {
+        if (i % 2) await editor.stop();
+        else await editor.kill();
+        editor = (await startSandbox(inspected, EDITOR_ARGS)).sandbox;
+      });
       counts.restarts++;
       log(`soak: editor restarted (${i % 2 ? 'SIGTERM' : 'kill -9'})`);
     }
@@ -166,6 +188,7 @@ export async function runSoak(plan: SoakPlan, recorder: SuiteRecorder, log: (lin
         editor,
         fronts.map((f) => ({ pid: f.transport.pid ?? 0, stderrLines: f.stderr().split('\n', 20) })),
         { pid: first.transport.pid ?? 0, stderrLines: first.stderr().split('\n') },
+        settled,
       );
       if (Date.now() - lastLog > 60_000) {
         lastLog = Date.now();
