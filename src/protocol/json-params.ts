@@ -41,7 +41,7 @@ export function messageAround(message: RequestMessage | NotificationMessage, par
   return `{"jsonrpc":"2.0","id":${idJson(id)},"method":${lastMethodJson},"params":${paramsJson}}`;
 }
 
-/** A finite number's JSON is its string; any other id (a string, a NaN) is stringified. */
-function idJson(id: RequestId): string {
+/** A request id's JSON: a finite number's is its string; any other id (a string, a NaN) is stringified. */
+export function idJson(id: RequestId): string {
   return typeof id === 'number' && Number.isFinite(id) ? String(id) : JSON.stringify(id);
 }

@@ -15,6 +15,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { CallToolRequest, CallToolResult, JSONRPCMessage, ProtocolEra, RequestId, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { LiftedStrings } from '../../protocol/index.js';
+import { idJson } from '../../protocol/json-params.js';
 import type { Front } from '../front.js';
 import { FRONT_TOOL_NAMES } from '../front-tools.js';
 import { SplicingStdioTransport } from '../splicing-stdio-transport.js';
@@ -212,7 +213,7 @@ export class FastCallTransport extends SplicingStdioTransport {
 
 /** `JSON.stringify({ result, jsonrpc: '2.0', id })` and its newline, as the SDK writes it, from the result's JSON. */
 export function resultLine(id: RequestId, resultJson: string): string {
-  return `{"result":${resultJson},"jsonrpc":"2.0","id":${typeof id === 'number' ? String(id) : JSON.stringify(id)}}\n`;
+  return `{"result":${resultJson},"jsonrpc":"2.0","id":${idJson(id)}}\n`;
 }
 
 function errorResponse(id: RequestId, code: number, message: string, data?: unknown): JSONRPCMessage {
