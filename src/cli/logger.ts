@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { ensurePrivateDir } from '../discovery/secure-file.js';
 import { TetherError } from '../protocol/index.js';
-import { acceptPreformattedLines, type PreformattedInfoWriter } from '../mcp/call-log.js';
+import { acceptCallLines, type PreformattedInfoWriter } from '../mcp/call-log.js';
 import { tetherHome } from '../discovery/tether-home.js';
 import { ExitError } from './exit-error.js';
 import { EXIT_CODES } from './exit-codes.js';
@@ -37,7 +37,18 @@ export function logsDir(): string {
   return join(tetherHome(), 'logs');
 }
 
-export function createLogger(name: string, level = process.env.TETHER_LOG_LEVEL ?? 'info', format?: string): Logger {
+export interface LoggerOptions {
+  /**
+   * Whether the per-call lines (call-log.ts) go to stderr as well as to the file (default
+   * true). `tether mcp` says no: its MCP client keeps the server's stderr in its own log
+   * (Claude Code's debug log, an MCP output panel), where a line per call repeats what
+   * `tether logs` reads from the file, and costs a write and a wake-up of the client for
+   * every call. Without a file, they go to stderr: it is then their only record.
+   */
+  callLinesOnStderr?: boolean;
+}
+
+export function createLogger(name: string, level = process.env.TETHER_LOG_LEVEL ?? 'info', format?: string, options: LoggerOptions = {}): Logger {
   const pretty = outputFormat(format, process.stderr) === 'pretty';
   const dir = logsDir();
   // Opened here, not by pino: given a path, pino opens the file asynchronously, and a process
@@ -63,8 +74,14 @@ export function createLogger(name: string, level = process.env.TETHER_LOG_LEVEL 
     { level: level as pino.Level, stream: pretty ? { write: (line: string) => stderr.write(prettyLogLine(line, color)) } : stderr },
     ...(file === undefined ? [] : [{ level: fileLevel as pino.Level, stream: file }]),
   ];
-  const logger = pino({ name, level: fileLevel, base: { pid: process.pid } }, pino.multistream(destinations));
-  acceptPreformattedLines(logger, preformattedInfoWriter(logger, destinations));
+  const settings = { name, level: fileLevel, base: { pid: process.pid } };
+  const logger = pino(settings, pino.multistream(destinations));
+  if (options.callLinesOnStderr === false && file !== undefined) {
+    const callLogger = pino({ ...settings, level: 'info' }, file);
+    acceptCallLines(logger, { write: preformattedInfoWriter(callLogger, [{ level: 'info', stream: file }]), logger: callLogger });
+  } else {
+    acceptCallLines(logger, { write: preformattedInfoWriter(logger, destinations), logger });
+  }
   if (unopened) logger.warn({ path, error: unopened }, 'log file not opened (its error says why); logging to stderr only');
   return logger;
 }

@@ -71,11 +71,21 @@ export function contentBytes(result: { content?: unknown } | undefined): number 
  */
 export type PreformattedInfoWriter = (fieldsJson: string, msg: string) => void;
 
-/** The loggers that take preformatted lines: the ones createLogger made (it knows their format). */
-const preformattedWriters = new WeakMap<Logger, PreformattedInfoWriter>();
+/**
+ * Where a logger's per-call lines go: written out by hand (`write`), or by `logger` for a line
+ * with a string pino escapes its own way. Both reach the same destinations, which may be
+ * fewer than the logger's own (createLogger's `callLinesOnStderr`).
+ */
+export interface CallLineSink {
+  write: PreformattedInfoWriter;
+  logger: Logger;
+}
 
-export function acceptPreformattedLines(logger: Logger, writer: PreformattedInfoWriter): void {
-  preformattedWriters.set(logger, writer);
+/** The loggers that take preformatted lines: the ones createLogger made (it knows their format). */
+const callLineSinks = new WeakMap<Logger, CallLineSink>();
+
+export function acceptCallLines(logger: Logger, sink: CallLineSink): void {
+  callLineSinks.set(logger, sink);
 }
 
 /**
@@ -85,10 +95,10 @@ export function acceptPreformattedLines(logger: Logger, writer: PreformattedInfo
  * Node 20. The line is written out here instead, the same bytes.
  */
 export function writeCallLine(log: Logger, fields: CallLogFields): void {
-  const writer = preformattedWriters.get(log);
-  const json = writer && callLogJson(fields);
-  if (json === undefined) log.info(fields, CALL_LOG_MESSAGE);
-  else writer?.(json, CALL_LOG_MESSAGE);
+  const sink = callLineSinks.get(log);
+  const json = sink && callLogJson(fields);
+  if (json === undefined) (sink?.logger ?? log).info(fields, CALL_LOG_MESSAGE);
+  else sink?.write(json, CALL_LOG_MESSAGE);
 }
 
 /**

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { Logger } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { acceptPreformattedLines, writeCallLine, type CallLogFields } from '../../src/mcp/call-log.js';
+import { acceptCallLines, writeCallLine, type CallLogFields } from '../../src/mcp/call-log.js';
 
 // eslint-disable-next-line no-control-regex -- control characters are among what it looks for
 const NEEDS_ESCAPING = /["\\\u0000-\u001f\ud800-\udfff]/u;
@@ -24,7 +24,7 @@ describe('the per-call line’s escaping check', () => {
         const byPino: CallLogFields[] = [];
         const byHand: string[] = [];
         const logger = { info: (f: CallLogFields) => void byPino.push(f) } as unknown as Logger;
-        acceptPreformattedLines(logger, (json) => void byHand.push(json));
+        acceptCallLines(logger, { write: (json) => void byHand.push(json), logger });
         for (const call of calls) {
           const line: CallLogFields = { ...call, durationMs: 1, outcome: 'success' };
           const unsafe = [call.callId, call.tool, call.agent, call.code].some((s) => s !== undefined && NEEDS_ESCAPING.test(s));
