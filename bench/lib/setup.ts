@@ -43,6 +43,12 @@ export async function startRawTcpHost(workspace: Workspace, prewarm: string[] = 
   return { host, relayArgs: ['--relay', String(port)] };
 }
 
+/**
+ * How the tables name the hop floor (bench/helpers/raw-mcp-server.ts with `relayArgs`): a
+ * stdio MCP server with no SDK and no checks, relaying each call over TCP to the raw host.
+ */
+export const HOP_FLOOR = 'hop floor: a server with no SDK and no checks relaying over TCP to a raw host';
+
 /** A client of the raw newline-JSON echo process: one line out, one line back. */
 export class RawEcho {
   readonly child: Child;

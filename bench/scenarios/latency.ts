@@ -2,8 +2,9 @@
  * 1. Per-call latency of a trivial read-only tool (`echo`): SDK client → tether mcp (stdio) →
  * host → back, and the same over tether serve; against the SDK floor server (stdio and
  * HTTP) and a raw newline-JSON echo over a pipe. The SDK relay floor (the same SDK server
- * forwarding each call over TCP to a raw host process) shows what the hop to an editor costs
- * any bridge on this machine. The targets are measured in interleaved rounds, so drift on a
+ * forwarding each call over TCP to a raw host process) shows what the hop costs a bridge that
+ * keeps the SDK; the hop floor (a server with no SDK and no checks forwarding to the same raw
+ * host) what it costs any bridge on this machine, doing nothing else. The targets are measured in interleaved rounds, so drift on a
  * noisy machine hits all of them alike.
  */
 import { performance } from 'node:perf_hooks';
@@ -12,7 +13,7 @@ import { helper } from '../lib/build.js';
 import { call, connectHttp, connectStdio, tetherMcpArgs } from '../lib/mcp.js';
 import { TETHER_BIN, cpuMsOf, createWorkspace, node } from '../lib/procs.js';
 import { entry, type Context, type Entry } from '../lib/results.js';
-import { RawEcho, RawHttpSession, startBenchHost, startFloorHttp, startRawTcpHost, startServe } from '../lib/setup.js';
+import { HOP_FLOOR, RawEcho, RawHttpSession, startBenchHost, startFloorHttp, startRawTcpHost, startServe } from '../lib/setup.js';
 import { percentile, round } from '../lib/stats.js';
 
 type Target = { name: string; once(): Promise<unknown> };
@@ -46,6 +47,7 @@ export async function run(ctx: Context): Promise<Entry[]> {
   const floor = await connectStdio([helper('floor-sdk-server')], ws.env);
   const { host: rawHost, relayArgs } = await startRawTcpHost(ws);
   const relay = await connectStdio([helper('floor-sdk-server'), ...relayArgs], ws.env);
+  const hopFloor = await connectStdio([helper('raw-mcp-server'), ...relayArgs], ws.env);
   const raw = new RawEcho(ws.env);
   const { serve, url, token } = await startServe(ws);
   const tetherHttp = await connectHttp(url, token);
@@ -66,6 +68,7 @@ export async function run(ctx: Context): Promise<Entry[]> {
       { name: 'tether-stdio', once: echo(tether.client) },
       { name: 'sdk-stdio', once: echo(floor.client) },
       { name: 'relay-stdio', once: echo(relay.client) },
+      { name: 'hop-stdio', once: echo(hopFloor.client) },
       { name: 'raw-pipe', once: () => raw.call('ping') },
       { name: 'tether-http', once: echo(tetherHttp) },
       { name: 'sdk-http', once: echo(floorHttp) },
@@ -97,6 +100,7 @@ export async function run(ctx: Context): Promise<Entry[]> {
     'tether-stdio': await cpuPass(echo(tether.client), { 'tether mcp': tether.pid, host: hostReady.pid }),
     'sdk-stdio': await cpuPass(echo(floor.client), { 'sdk floor server': floor.pid }),
     'relay-stdio': await cpuPass(echo(relay.client), { 'sdk relay floor': relay.pid, 'raw host': rawHost.child.pid ?? 0 }),
+    'hop-stdio': await cpuPass(echo(hopFloor.client), { 'hop floor': hopFloor.pid, 'raw host': rawHost.child.pid ?? 0 }),
     'raw-pipe': await cpuPass(() => raw.call('ping'), { 'raw echo': raw.child.pid }),
     'tether-http': await cpuPass(echo(tetherHttp), { 'tether serve': serve.pid, host: hostReady.pid }),
     'sdk-http': await cpuPass(echo(floorHttp), { 'sdk floor HTTP server': floorHttpServer.server.pid }),
@@ -125,6 +129,7 @@ export async function run(ctx: Context): Promise<Entry[]> {
   await tether.close();
   await floor.close();
   await relay.close();
+  await hopFloor.close();
   await tetherHttp.close();
   await floorHttp.close();
   await relayHttp.close();
@@ -149,6 +154,11 @@ export async function run(ctx: Context): Promise<Entry[]> {
   const hop = 'SDK relay floor: the SDK server relaying over TCP to a raw host';
   entries.push(entry({ name: `stdio latency p50 (${hop}; vs SDK floor server)`, metric: 'latency_p50', value: p('relay-stdio', 50), unit: 'ms', floor: p('sdk-stdio', 50) }));
   entries.push(entry({ name: 'stdio latency p50 (tether mcp vs SDK relay floor)', metric: 'latency_p50', value: p('tether-stdio', 50), unit: 'ms', floor: p('relay-stdio', 50) }));
+  // The bound on issue 24's goals: the fastest any bridge with the hop answers, doing nothing else.
+  for (const q of [50, 90]) {
+    entries.push(entry({ name: `stdio latency p${q} (${HOP_FLOOR}; vs SDK floor server)`, metric: `latency_p${q}`, value: p('hop-stdio', q), unit: 'ms', floor: p('sdk-stdio', q) }));
+  }
+  entries.push(entry({ name: 'stdio latency p50 (tether mcp vs hop floor)', metric: 'latency_p50', value: p('tether-stdio', 50), unit: 'ms', floor: p('hop-stdio', 50) }));
   entries.push(entry({ name: 'stdio latency p50 (tether mcp vs raw newline-JSON pipe echo)', metric: 'latency_p50', value: p('tether-stdio', 50), unit: 'ms', floor: p('raw-pipe', 50) }));
   entries.push(entry({ name: 'SDK floor server stdio latency p50 (vs raw newline-JSON pipe echo)', metric: 'latency_p50', value: p('sdk-stdio', 50), unit: 'ms', floor: p('raw-pipe', 50) }));
   for (const q of [50, 90, 99]) {

@@ -1,8 +1,9 @@
 /**
  * 2. Throughput: N stdio clients (each an SDK client with its own `tether mcp`, as N agents
  * would have), each with one call in flight: calls/s in aggregate, against N SDK floor
- * servers under the same load, and N SDK relay floors sharing one raw host (what a hop to one
- * editor process costs any bridge).
+ * servers under the same load, N SDK relay floors sharing one raw host (the SDK server with a
+ * hop to one editor process), and N hop floors sharing it (a server with no SDK and no checks
+ * relaying to it: the most calls a second any bridge with that hop can answer here).
  *
  * Throughput is a steady-state figure: every side is first warmed up (until each client has
  * made `warmCalls` calls, or `warmSeconds` have passed), so V8 has compiled its hot path, then
@@ -15,7 +16,7 @@ import { helper } from '../lib/build.js';
 import { call, connectStdio, tetherMcpArgs, type StdioSession } from '../lib/mcp.js';
 import { createWorkspace, node } from '../lib/procs.js';
 import { entry, type Context, type Entry } from '../lib/results.js';
-import { startBenchHost, startRawTcpHost } from '../lib/setup.js';
+import { HOP_FLOOR, startBenchHost, startRawTcpHost } from '../lib/setup.js';
 import { round } from '../lib/stats.js';
 
 /** Calls made, and the seconds they took. */
@@ -29,7 +30,7 @@ const perSecond = (run: Run): number => run.calls / run.seconds;
 const ECHO_ENTRY_BYTES = 524;
 
 interface Side {
-  name: 'tether' | 'sdkFloor' | 'sdkRelayFloor';
+  name: 'tether' | 'sdkFloor' | 'sdkRelayFloor' | 'hopFloor';
   sessions: StdioSession[];
   /** Over the measured windows together. */
   measured: Run;
@@ -101,6 +102,7 @@ export async function run(ctx: Context): Promise<Entry[]> {
       await open('tether', tetherMcpArgs(ws));
       await open('sdkFloor', [helper('floor-sdk-server')]);
       await open('sdkRelayFloor', [helper('floor-sdk-server'), ...relayArgs]);
+      await open('hopFloor', [helper('raw-mcp-server'), ...relayArgs]);
       await measure(sides, plan);
     } finally {
       await Promise.all(sides.flatMap((side) => side.sessions.map((s) => s.close())));
@@ -116,7 +118,7 @@ export async function run(ctx: Context): Promise<Entry[]> {
         },
       ]),
     );
-    const [tether, floor, relay] = [byName.tether, byName.sdkFloor, byName.sdkRelayFloor].map((s) => perSecond(s.measured)) as [number, number, number];
+    const [tether, floor, relay, hop] = [byName.tether, byName.sdkFloor, byName.sdkRelayFloor, byName.hopFloor].map((s) => perSecond(s.measured)) as [number, number, number, number];
     entries.push(
       entry({
         name: `throughput, ${count} stdio client${count > 1 ? 's' : ''} × 1 in flight (tether mcp vs SDK floor)`,
@@ -131,6 +133,8 @@ export async function run(ctx: Context): Promise<Entry[]> {
       const name = (what: string): string => `throughput, 8 stdio clients × 1 in flight (${what})`;
       entries.push(entry({ name: name('SDK relay floor vs SDK floor'), metric: 'throughput', value: relay, unit: 'calls/s', floor }));
       entries.push(entry({ name: name('tether mcp vs SDK relay floor'), metric: 'throughput', value: tether, unit: 'calls/s', floor: relay }));
+      entries.push(entry({ name: name(`${HOP_FLOOR} vs SDK floor`), metric: 'throughput', value: hop, unit: 'calls/s', floor }));
+      entries.push(entry({ name: name('tether mcp vs hop floor'), metric: 'throughput', value: tether, unit: 'calls/s', floor: hop }));
       entries.push(
         entry({
           name: name('fresh processes, during the warm-up: tether mcp vs SDK floor'),
