@@ -37,18 +37,7 @@ export function logsDir(): string {
   return join(tetherHome(), 'logs');
 }
 
-export interface LoggerOptions {
-  /**
-   * Whether the per-call lines (call-log.ts) go to stderr as well as to the file (default
-   * true). `tether mcp` says no: its MCP client keeps the server's stderr in its own log
-   * (Claude Code's debug log, an MCP output panel), where a line per call repeats what
-   * `tether logs` reads from the file, and costs a write and a wake-up of the client for
-   * every call. Without a file, they go to stderr: it is then their only record.
-   */
-  callLinesOnStderr?: boolean;
-}
-
-export function createLogger(name: string, level = process.env.TETHER_LOG_LEVEL ?? 'info', format?: string, options: LoggerOptions = {}): Logger {
+export function createLogger(name: string, level = process.env.TETHER_LOG_LEVEL ?? 'info', format?: string): Logger {
   const pretty = outputFormat(format, process.stderr) === 'pretty';
   const dir = logsDir();
   // Opened here, not by pino: given a path, pino opens the file asynchronously, and a process
@@ -76,11 +65,15 @@ export function createLogger(name: string, level = process.env.TETHER_LOG_LEVEL 
   ];
   const settings = { name, level: fileLevel, base: { pid: process.pid } };
   const logger = pino(settings, pino.multistream(destinations));
-  if (options.callLinesOnStderr === false && file !== undefined) {
-    const callLogger = pino({ ...settings, level: 'info' }, file);
-    acceptCallLines(logger, { write: preformattedInfoWriter(callLogger, [{ level: 'info', stream: file }]), logger: callLogger });
-  } else {
+  // The per-call lines (call-log.ts) go to the file only: it is what `tether logs` and the
+  // dashboard read. On stderr they would repeat it, and cost a write before each answer goes
+  // out; an MCP client keeps `tether mcp`'s stderr in its own log (Claude Code's debug log, an
+  // editor's MCP output panel) and wakes to read every line. Without a file, stderr is their
+  // only record.
+  if (file === undefined) {
     acceptCallLines(logger, { write: preformattedInfoWriter(logger, destinations), logger });
+  } else {
+    acceptCallLines(logger, { write: preformattedInfoWriter(logger, [{ level: 'info', stream: file }]), logger: pino({ ...settings, level: 'info' }, file) });
   }
   if (unopened) logger.warn({ path, error: unopened }, 'log file not opened (its error says why); logging to stderr only');
   return logger;
@@ -97,7 +90,6 @@ const INFO = pino.levels.values.info!;
 function preformattedInfoWriter(logger: Logger, destinations: Array<{ level: string; stream: { write(line: string): unknown } }>): PreformattedInfoWriter {
   const streams = destinations.filter((destination) => (pino.levels.values[destination.level] ?? Number.POSITIVE_INFINITY) <= INFO).map((destination) => destination.stream);
   return (fieldsJson, msg) => {
-    if (!logger.isLevelEnabled('info')) return;
     const bindings = (logger as unknown as Record<symbol, string>)[pino.symbols.chindingsSym];
     const line = `{"level":${INFO},"time":${Date.now()}${bindings},${fieldsJson},"msg":${JSON.stringify(msg)}}\n`;
     for (const stream of streams) stream.write(line);

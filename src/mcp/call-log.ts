@@ -88,6 +88,11 @@ export function acceptCallLines(logger: Logger, sink: CallLineSink): void {
   callLineSinks.set(logger, sink);
 }
 
+/** Where `logger`'s per-call lines go, if it takes them preformatted. */
+export function callLineSink(logger: Logger): CallLineSink | undefined {
+  return callLineSinks.get(logger);
+}
+
 /**
  * Writes a call's line. Every call writes one, and pino's generic path (a loop over the keys,
  * its own escaping of each short string a character at a time, the line built piece by piece)
@@ -96,9 +101,12 @@ export function acceptCallLines(logger: Logger, sink: CallLineSink): void {
  */
 export function writeCallLine(log: Logger, fields: CallLogFields): void {
   const sink = callLineSinks.get(log);
-  const json = sink && callLogJson(fields);
-  if (json === undefined) (sink?.logger ?? log).info(fields, CALL_LOG_MESSAGE);
-  else sink?.write(json, CALL_LOG_MESSAGE);
+  if (sink === undefined) return log.info(fields, CALL_LOG_MESSAGE);
+  // The sink's destinations may be fewer than the logger's; its level is still the logger's.
+  if (!log.isLevelEnabled('info')) return;
+  const json = callLogJson(fields);
+  if (json === undefined) sink.logger.info(fields, CALL_LOG_MESSAGE);
+  else sink.write(json, CALL_LOG_MESSAGE);
 }
 
 /**

@@ -23,7 +23,7 @@ describe('the per-call line’s escaping check', () => {
       fc.property(fc.array(fields, { minLength: 1, maxLength: 20 }), (calls) => {
         const byPino: CallLogFields[] = [];
         const byHand: string[] = [];
-        const logger = { info: (f: CallLogFields) => void byPino.push(f) } as unknown as Logger;
+        const logger = { info: (f: CallLogFields) => void byPino.push(f), isLevelEnabled: () => true } as unknown as Logger;
         acceptCallLines(logger, { write: (json) => void byHand.push(json), logger });
         for (const call of calls) {
           const line: CallLogFields = { ...call, durationMs: 1, outcome: 'success' };

@@ -21,8 +21,7 @@ export interface McpCommandOptions {
 export async function run(options: McpCommandOptions): Promise<void> {
   // A folder that is not a project is an error now, not a server that says "connected" and waits.
   const project = options.project === undefined ? undefined : servedProjectFolder(options.project);
-  // Per-call lines go to mcp.log only (`tether logs`, the dashboard): the client keeps stderr.
-  const logger = createLogger('mcp', options.logLevel, options.logFormat, { callLinesOnStderr: false });
+  const logger = createLogger('mcp', options.logLevel, options.logFormat);
   const front = new Front({
     ...(project ? { project } : {}),
     ...(options.waitMs === undefined ? {} : { waitMs: options.waitMs }),

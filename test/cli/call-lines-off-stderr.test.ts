@@ -1,16 +1,19 @@
 /**
- * `tether mcp` keeps its per-call lines in mcp.log, not on stderr: its MCP client keeps the
- * server's stderr in a log of its own, where a line per call would repeat `tether logs`.
- * stderr still gets the front's lifecycle lines at info (the link's states).
+ * The fronts keep their per-call lines in their log files, not on stderr: `tether mcp`'s MCP
+ * client keeps the server's stderr in a log of its own, where a line per call would repeat
+ * `tether logs`, and a write to stderr before each answer slowed `tether serve`. stderr still
+ * gets the fronts' lifecycle lines at info (the link's states).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeMcpSessions, connectMcp } from '../helpers/mcp-client.js';
 import { cleanupProcesses, createWorkspace, startSandbox } from '../helpers/processes.js';
+import { closeHttpClients, connectHttp, startServe } from '../helpers/serve.js';
 
 afterEach(async () => {
   await closeMcpSessions();
+  await closeHttpClients();
   await cleanupProcesses();
 });
 
@@ -21,8 +24,8 @@ const callLines = (text: string): Array<{ msg: string; tool: string; agent?: str
     .map((line) => JSON.parse(line) as { msg: string; tool: string; agent?: string })
     .filter((line) => line.msg === 'call');
 
-describe('tether mcp’s per-call lines', () => {
-  it('go to mcp.log and not to stderr, whether written by hand or by pino, at info', async () => {
+describe('the per-call lines', () => {
+  it('of tether mcp go to mcp.log and not to stderr, whether written by hand or by pino, at info', async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
     // The helper runs tether mcp with --log-level info; a quote in the agent's name takes pino's path.
@@ -37,5 +40,18 @@ describe('tether mcp’s per-call lines', () => {
       expect(callLines(session.stderr())).toEqual([]);
       expect(session.stderr()).toContain('"state":"authenticated"');
     }
+  });
+
+  it('of tether serve go to serve.log and not to stderr, at info', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace);
+    const served = await startServe(workspace, ['--log-level', 'info']);
+    const { client } = await connectHttp(served);
+    expect((await client.callTool({ name: 'get_hierarchy', arguments: { depth: 1 } })).isError).toBeFalsy();
+
+    const logFile = join(workspace.home, 'logs', 'serve.log');
+    await expect.poll(() => callLines(readFileSync(logFile, 'utf8')).map((line) => line.tool)).toEqual(['get_hierarchy']);
+    expect(callLines(served.server.stderr)).toEqual([]);
+    expect(served.server.stderr).toContain('"state":"authenticated"');
   });
 });
