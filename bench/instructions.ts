@@ -20,72 +20,35 @@
  * collector moves (Heap::OnMoveEvent), which adds ~1–3% to the counts: compare totals only
  * between runs made the same way.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { buildHelpers, helper } from './lib/build.js';
-import { costlyFunctions, removePerfMap, type FunctionCost } from './lib/callgrind-functions.js';
+import { CallgrindRun, countingOptions } from './lib/callgrind.js';
+import { costlyFunctions, type FunctionCost } from './lib/callgrind-functions.js';
 import { call } from './lib/mcp.js';
-import { Child, TETHER_BIN, createWorkspace, killAll, removeWorkspaces, trackPid } from './lib/procs.js';
+import { type Child, TETHER_BIN, createWorkspace, killAll, removeWorkspaces, trackPid } from './lib/procs.js';
 
-const argv = process.argv.slice(2);
-const option = (name: string, fallback: number): number => {
-  const at = argv.indexOf(`--${name}`);
-  return at >= 0 ? Number(argv[at + 1]) : fallback;
-};
-const WARM_CALLS = option('warm', 12_000);
-const COUNTED_CALLS = option('calls', 2_000);
-const TOP_FUNCTIONS = option('functions', 0);
+const { warm: WARM_CALLS, calls: COUNTED_CALLS, functions: TOP_FUNCTIONS } = countingOptions(process.argv.slice(2));
 
-const dumps = mkdtempSync(join(tmpdir(), 'tether-callgrind-'));
-
-/** valgrind's arguments for running `node args` with counting off until switched on. */
-function callgrind(args: string[]): string[] {
-  // The flag also writes V8's log, to the working directory unless told where.
-  const nodeFlags = TOP_FUNCTIONS > 0 ? ['--perf-basic-prof', `--logfile=${join(dumps, 'v8.log')}`, '--no-logfile-per-isolate'] : [];
-  return ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${join(dumps, 'callgrind.%p')}`, process.execPath, ...nodeFlags, ...args];
-}
-
-function control(pids: number[], ...args: string[]): void {
-  for (const pid of pids) execFileSync('callgrind_control', [...args, String(pid)], { stdio: 'ignore' });
-}
-
-/** The dump `callgrind_control --dump` wrote for `pid`. */
-function dumpOf(pid: number): string {
-  const dump = readdirSync(dumps).find((name) => name.startsWith(`callgrind.${pid}.`));
-  if (!dump) throw new Error(`no callgrind dump for pid ${pid} in ${dumps}`);
-  return join(dumps, dump);
-}
-
-/** Instructions in the dump of `pid`. */
-function countedInstructions(pid: number): number {
-  const totals = /^(?:summary|totals): (\d+)/m.exec(readFileSync(dumpOf(pid), 'utf8'));
-  if (!totals) throw new Error(`no totals in the callgrind dump of pid ${pid}`);
-  return Number(totals[1]);
-}
+const run = new CallgrindRun(TOP_FUNCTIONS > 0);
 
 /** With --functions: what each counted process spent its instructions on, per path. */
 const functionLists: Array<{ process: string; functions: FunctionCost[] }> = [];
-/** Processes that may have left a perf map, removed at the end whatever happened. */
-const mapped = new Set<number>();
 
 async function startHost(script: string, args: string[], env: Record<string, string>, ready: string): Promise<{ host: Child; line: string }> {
-  const host = new Child('valgrind', callgrind([helper(script), ...args]), env);
-  mapped.add(host.pid);
+  const host = run.launch(helper(script), args, env);
   const line = await host.waitForLine((l) => l.includes(ready), 180_000);
   return { host, line };
 }
 
 async function measure(name: string, serverArgs: string[], env: Record<string, string>, host: Child | undefined): Promise<Record<string, number>> {
-  const transport = new StdioClientTransport({ command: 'valgrind', args: callgrind(serverArgs), env, stderr: 'ignore' });
+  const transport = new StdioClientTransport({ command: 'valgrind', args: run.args(serverArgs), env, stderr: 'ignore' });
   const client = new Client({ name: 'tether-bench', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
   try {
     await client.connect(transport);
   } finally {
-    if (transport.pid !== null) mapped.add(transport.pid);
+    if (transport.pid !== null) run.mapsOf(transport.pid);
   }
   const server = transport.pid as number;
   trackPid(server);
@@ -93,21 +56,21 @@ async function measure(name: string, serverArgs: string[], env: Record<string, s
   try {
     process.stderr.write(`[instructions] ${name}: ${WARM_CALLS} calls to warm up, ${COUNTED_CALLS} counted\n`);
     for (let i = 0; i < WARM_CALLS; i++) await call(client, 'echo', { text: 'ping' });
-    control(pids, '--instr=on');
-    control(pids, '--zero');
+    run.control(pids, '--instr=on');
+    run.control(pids, '--zero');
     for (let i = 0; i < COUNTED_CALLS; i++) await call(client, 'echo', { text: 'ping' });
-    control(pids, '--dump=counted');
+    run.control(pids, '--dump=counted');
     if (TOP_FUNCTIONS > 0) {
-      functionLists.push({ process: `${name}: server`, functions: costlyFunctions(dumpOf(server), server, COUNTED_CALLS, TOP_FUNCTIONS) });
-      if (host) functionLists.push({ process: `${name}: host`, functions: costlyFunctions(dumpOf(host.pid), host.pid, COUNTED_CALLS, TOP_FUNCTIONS) });
+      functionLists.push({ process: `${name}: server`, functions: costlyFunctions(run.dumpOf(server), server, COUNTED_CALLS, TOP_FUNCTIONS) });
+      if (host) functionLists.push({ process: `${name}: host`, functions: costlyFunctions(run.dumpOf(host.pid), host.pid, COUNTED_CALLS, TOP_FUNCTIONS) });
     }
     return {
-      server: Math.round(countedInstructions(server) / COUNTED_CALLS),
-      ...(host ? { host: Math.round(countedInstructions(host.pid) / COUNTED_CALLS) } : {}),
+      server: Math.round(run.instructions(server) / COUNTED_CALLS),
+      ...(host ? { host: Math.round(run.instructions(host.pid) / COUNTED_CALLS) } : {}),
     };
   } finally {
     await client.close();
-    for (const name of readdirSync(dumps)) rmSync(join(dumps, name));
+    run.clearDumps();
   }
 }
 
@@ -150,6 +113,5 @@ main()
   .finally(() => {
     killAll();
     removeWorkspaces();
-    rmSync(dumps, { recursive: true, force: true });
-    for (const pid of mapped) removePerfMap(pid);
+    run.cleanUp();
   });

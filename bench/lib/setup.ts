@@ -14,15 +14,18 @@ export interface HostReady {
   recordAt: number;
 }
 
-export async function startBenchHost(workspace: Workspace, prewarm: string[] = [], extra: string[] = []): Promise<{ host: Child; ready: HostReady }> {
-  const host = node(helper('bench-host'), ['--project', workspace.project, ...(prewarm.length ? ['--prewarm', prewarm.join(',')] : []), ...extra], workspace.env);
+/** How a helper process is started: plain node, or node under a tool (bench/lib/callgrind.ts). */
+export type Launch = (script: string, args: string[], env: Record<string, string>) => Child;
+
+export async function startBenchHost(workspace: Workspace, prewarm: string[] = [], extra: string[] = [], launch: Launch = node): Promise<{ host: Child; ready: HostReady }> {
+  const host = launch(helper('bench-host'), ['--project', workspace.project, ...(prewarm.length ? ['--prewarm', prewarm.join(',')] : []), ...extra], workspace.env);
   const ready = JSON.parse(await host.waitForLine((l) => l.includes('"event":"ready"'), 120_000)) as HostReady;
   return { host, ready };
 }
 
-export async function startServe(workspace: Workspace, extra: string[] = []): Promise<{ serve: Child; url: string; token: string }> {
-  const serve = node(TETHER_BIN, ['serve', '--port', '0', '--project', workspace.project, ...extra], workspace.env);
-  const { url } = JSON.parse(await serve.waitForLine((l) => l.includes('"event":"listening"'))) as { url: string };
+export async function startServe(workspace: Workspace, extra: string[] = [], launch: Launch = node): Promise<{ serve: Child; url: string; token: string }> {
+  const serve = launch(TETHER_BIN, ['serve', '--port', '0', '--project', workspace.project, ...extra], workspace.env);
+  const { url } = JSON.parse(await serve.waitForLine((l) => l.includes('"event":"listening"'), 120_000)) as { url: string };
   const { token } = JSON.parse(readFileSync(join(workspace.home, 'serve.json'), 'utf8')) as { token: string };
   return { serve, url, token };
 }
