@@ -165,8 +165,11 @@ const HOST_HEADER = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0
 /** The request's one Host header, or undefined when it has none, several, or one of another form. */
 function singleHostHeader(req: IncomingMessage): string | undefined {
   let count = 0;
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    if (req.rawHeaders[i]?.toLowerCase() === 'host') count += 1;
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    // Only a four-letter name can be Host: the others are not lowercased (a new string each, every request).
+    const name = raw[i] as string;
+    if (name.length === 4 && name.toLowerCase() === 'host') count += 1;
   }
   const header = req.headers.host;
   return count === 1 && header !== undefined && HOST_HEADER.test(header) ? header : undefined;

@@ -201,13 +201,16 @@ describe('tether serve guards', () => {
   it('refuses with 400 a Host header that is not host[:port], or that comes twice, and goes on serving', async () => {
     const served = await startServe(createWorkspace());
     const { hostname, port } = new URL(served.url);
-    /** The status line of a raw request with these Host lines: http.request would refuse to send most of them. */
-    const statusWith = (hostLines: string[]): Promise<string> =>
+    /**
+     * The status line of a raw request with these Host lines: http.request would refuse to send most of them.
+     * `repeatedAs`: how the lines after the first spell the header's name (its case is not significant).
+     */
+    const statusWith = (hostLines: string[], repeatedAs = 'Host'): Promise<string> =>
       new Promise((resolve, reject) => {
         const socket = connect({ host: hostname, port: Number(port) }, () => {
           const head = [
             `POST /mcp HTTP/1.1`,
-            ...hostLines.map((h) => `Host: ${h}`),
+            ...hostLines.map((h, i) => `${i === 0 ? 'Host' : repeatedAs}: ${h}`),
             `Authorization: Bearer ${served.token}`,
             'Content-Type: application/json',
             'Accept: application/json, text/event-stream',
@@ -225,6 +228,7 @@ describe('tether serve guards', () => {
       expect(await statusWith([host]), host).toMatch(/^HTTP\/1\.1 400 /);
     }
     expect(await statusWith([`${hostname}:${port}`, 'evil.example'])).toMatch(/^HTTP\/1\.1 400 /);
+    expect(await statusWith([`${hostname}:${port}`, 'evil.example'], 'hOST')).toMatch(/^HTTP\/1\.1 400 /);
     expect(await statusWith([`${hostname}:${port}`])).toMatch(/^HTTP\/1\.1 200 /);
   });
 
