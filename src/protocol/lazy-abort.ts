@@ -3,8 +3,10 @@
  *
  * Every request a peer sends, and every call a host runs, can be abandoned; almost none is.
  * An AbortController and its signal cost microseconds to build, listen to and unlisten from,
- * which a host answering thousands of quick calls pays on each. Here a listener is a Set entry,
- * and the signal exists only for code that wants a real one (a tool that watches its signal).
+ * which a host answering thousands of quick calls pays on each. Here a listener is an array
+ * entry, and the signal exists only for code that wants a real one (a tool that watches its
+ * signal). An array, not a Set: nearly every abort has one listener, added and removed once
+ * per request, and a Set cost a hash table to build and, emptied, a smaller one to shrink into.
  */
 import type { TetherError } from './errors.js';
 
@@ -20,7 +22,8 @@ export interface Abortable {
 
 export class LazyAbort implements Abortable {
   private controller: AbortController | undefined;
-  private listeners: Set<AbortListener> | undefined;
+  /** In the order added, each once (as a Set would keep them). */
+  private listeners: AbortListener[] | undefined;
   private abortedWith: TetherError | undefined;
 
   /** Why it was aborted, once it has been. */
@@ -37,12 +40,20 @@ export class LazyAbort implements Abortable {
   }
 
   onAbort(listener: AbortListener): void {
+    const { listeners } = this;
     if (this.abortedWith) listener(this.abortedWith);
-    else (this.listeners ??= new Set()).add(listener);
+    else if (!listeners) this.listeners = [listener];
+    else if (!listeners.includes(listener)) listeners.push(listener);
   }
 
   offAbort(listener: AbortListener): void {
-    this.listeners?.delete(listener);
+    const { listeners } = this;
+    if (!listeners) return;
+    if (listeners.length === 1 && listeners[0] === listener) this.listeners = undefined;
+    else {
+      const at = listeners.indexOf(listener);
+      if (at >= 0) listeners.splice(at, 1);
+    }
   }
 
   /**
