@@ -22,18 +22,13 @@ export function readableArgumentsHash(tool: string, args: unknown): string {
 export function queuedEntry(params: CallStartParams, tool: RegisteredTool, argsHash: string, lane: string): JournalEntry {
   const validated = tool.validate(params.arguments ?? {});
   const deadlineMs = params.deadlineMs ?? tool.descriptor.execution.deadlineMs;
-  return {
-    callId: params.callId,
-    tool: params.tool,
-    arguments: validated,
-    argsHash,
-    lane,
-    state: 'queued',
-    queuedAt: Date.now(),
-    ...(deadlineMs === undefined ? {} : { deadlineMs }),
-    ...(tool.descriptor.annotations.readOnlyHint ? { volatile: true as const } : {}),
-    ...(params.agent ? { agent: agentOf(params.agent) } : {}),
-  };
+  // Members added in order rather than spread into the literal: each spread copies through a
+  // builtin, for every call.
+  const entry: JournalEntry = { callId: params.callId, tool: params.tool, arguments: validated, argsHash, lane, state: 'queued', queuedAt: Date.now() };
+  if (deadlineMs !== undefined) entry.deadlineMs = deadlineMs;
+  if (tool.descriptor.annotations.readOnlyHint) entry.volatile = true;
+  if (params.agent) entry.agent = agentOf(params.agent);
+  return entry;
 }
 
 /**
@@ -54,5 +49,5 @@ export function executionToShare<Call extends { entry: JournalEntry }>(entry: Jo
 
 /** The agent as journaled: its name and version only, whatever else the client sent. */
 function agentOf(agent: Agent): Agent {
-  return { name: agent.name, ...(agent.version === undefined ? {} : { version: agent.version }) };
+  return agent.version === undefined ? { name: agent.name } : { name: agent.name, version: agent.version };
 }

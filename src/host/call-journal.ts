@@ -228,11 +228,24 @@ export class CallJournal {
   }
 }
 
-/** About how many bytes of strings a value holds, `depth` levels down: where a result's size is. */
-function stringBytes(value: unknown, depth: number): number {
+/**
+ * About how many bytes of strings a value holds, `depth` levels down: where a result's size is.
+ * Its own enumerable members, as Object.values lists them (an array's by index: JSON arrays
+ * hold nothing else), walked without building that list (an array per level, every read-only call).
+ */
+export function stringBytes(value: unknown, depth: number): number {
   if (typeof value === 'string') return value.length;
   if (depth === 0 || value === null || typeof value !== 'object') return 0;
   let bytes = 0;
-  for (const item of Object.values(value)) bytes += stringBytes(item, depth - 1);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) bytes += stringBytes(value[i], depth - 1);
+    return bytes;
+  }
+  // A plain object's for-in lists its own members only; any other is walked as before.
+  if (Object.getPrototypeOf(value) !== Object.prototype) {
+    for (const item of Object.values(value)) bytes += stringBytes(item, depth - 1);
+    return bytes;
+  }
+  for (const key in value) bytes += stringBytes((value as Record<string, unknown>)[key], depth - 1);
   return bytes;
 }

@@ -21,14 +21,12 @@ export function stateFor(error: TetherError): JournalEntry['state'] {
 /** The answer to calls/start for a finished call: its result, or its error rebuilt. */
 export function outcomeOf(entry: JournalEntry, replayed: boolean): CallStartResult {
   if (entry.state === 'completed' && entry.result) {
-    return {
-      callId: entry.callId,
-      result: entry.result,
-      replayed,
-      ...(entry.aliasOf ? { attachedTo: entry.aliasOf } : {}),
-      startedAt: entry.startedAt ?? entry.queuedAt,
-      finishedAt: entry.finishedAt ?? Date.now(),
-    };
+    const { callId, result, aliasOf } = entry;
+    const startedAt = entry.startedAt ?? entry.queuedAt;
+    const finishedAt = entry.finishedAt ?? Date.now();
+    // Two literals, not a spread of attachedTo between the members: the members a literal
+    // defines after a spread go through V8's runtime, one call each. Same keys, same order.
+    return aliasOf ? { callId, result, replayed, attachedTo: aliasOf, startedAt, finishedAt } : { callId, result, replayed, startedAt, finishedAt };
   }
   const error = entry.error ?? { code: 'INTERNAL_ERROR', message: `Call "${entry.callId}" ended without a result.` };
   throw new TetherError(error.code as TetherError['code'], error.message, { ...error.data, callId: entry.callId, state: entry.state, replayed });
