@@ -27,6 +27,8 @@ export interface RequestContext {
 /** A request being handled; its AbortSignal exists only if the handler asks for it. */
 class IncomingRequest implements RequestContext {
   readonly abandoned = new LazyAbort();
+  /** Writes the answer's JSON by hand (the method's MethodSpec.resultJson), when it has one. */
+  resultJson: ((result: never) => unknown) | undefined = undefined;
 
   constructor(
     readonly id: RequestId,
@@ -136,8 +138,10 @@ export class RpcConnection {
    * INVALID_PARAMS naming the field (parseParams), and never reach the handler.
    */
   handle<S extends MethodSpec>(spec: S, handler: MethodHandler<S>, options: HandleOptions = {}): Registration {
-    const { method } = spec;
+    const { method, resultJson } = spec;
     const handleRaw: RequestHandler = (raw, context) => {
+      // Contexts are this connection's own (handleRequest), which settle() answers through.
+      if (resultJson) (context as IncomingRequest).resultJson = resultJson;
       let params: MethodParams<S>;
       try {
         params = (spec.fastParams?.(raw) ?? parseParams(spec.params, raw, method)) as MethodParams<S>;
@@ -294,9 +298,10 @@ export class RpcConnection {
     }
   }
 
-  private settle({ id, method, abandoned }: IncomingRequest, result: unknown, error: unknown): void {
+  private settle({ id, method, abandoned, resultJson }: IncomingRequest, result: unknown, error: unknown): void {
     if (this.running.get(id) === abandoned) this.running.delete(id);
-    this.reply(id, result, error === undefined ? undefined : TetherError.from(error), method);
+    if (error !== undefined) this.reply(id, undefined, TetherError.from(error), method);
+    else this.reply(id, resultJson && result !== undefined ? resultJson(result as never) : result, undefined, method);
   }
 
   private handleNotification(message: NotificationMessage): void {

@@ -1,10 +1,12 @@
 /**
- * Params whose JSON the sender wrote itself. `JSON.stringify` of a whole message walks every
+ * Params (or a result) whose JSON the sender wrote itself. `JSON.stringify` of a whole message walks every
  * property of every object in it; a sender that knows its params' shape (the link's
  * calls/start, sent on every call) writes most of their JSON with string concatenation and
- * stringifies only what it cannot know, and the frame is then written around that text.
+ * stringifies only what it cannot know, and the frame is then written around that text. A
+ * host's answer to calls/start (call-start-result-json.ts) is written the same way, as the
+ * `result` of a response.
  */
-import type { NotificationMessage, RequestId, RequestMessage } from './messages.js';
+import type { NotificationMessage, RequestId, RequestMessage, SuccessResponse } from './messages.js';
 
 /**
  * Params and their JSON. `json` must be `JSON.stringify(value)`, byte for byte: the frame is
@@ -39,6 +41,14 @@ export function messageAround(message: RequestMessage | NotificationMessage, par
   const { id } = message as Partial<RequestMessage>;
   if (id === undefined) return `{"jsonrpc":"2.0","method":${lastMethodJson},"params":${paramsJson}}`;
   return `{"jsonrpc":"2.0","id":${idJson(id)},"method":${lastMethodJson},"params":${paramsJson}}`;
+}
+
+/**
+ * `JSON.stringify` of a response in the order RpcConnection builds it (`jsonrpc`, `id`,
+ * `result`), with `resultJson` as the result's JSON.
+ */
+export function responseAround(message: SuccessResponse, resultJson: string): string {
+  return `{"jsonrpc":"2.0","id":${idJson(message.id)},"result":${resultJson}}`;
 }
 
 /** A request id's JSON: a finite number's is its string; any other id (a string, a NaN) is stringified. */

@@ -7,8 +7,8 @@
  * escaping (any base64 image) skips `JSON.stringify` altogether. The bytes are the same
  * either way.
  */
-import { JsonParams, messageAround } from './json-params.js';
-import type { NotificationMessage, RequestMessage } from './messages.js';
+import { JsonParams, messageAround, responseAround } from './json-params.js';
+import type { NotificationMessage, RequestMessage, SuccessResponse } from './messages.js';
 
 const encoder = new TextEncoder();
 
@@ -40,8 +40,11 @@ const QUOTE = encoder.encode('"');
 
 /** `JSON.stringify(value)`, or its UTF-8 bytes in parts when the value holds a long string. */
 export function jsonBody(value: unknown): string | Uint8Array[] {
-  const params = (value as { params?: unknown } | null)?.params;
+  const message = value as { params?: unknown; result?: unknown } | null;
+  const params = message?.params;
   if (params instanceof JsonParams) return messageAround(value as RequestMessage | NotificationMessage, params.json);
+  const result = message?.result;
+  if (result instanceof JsonParams) return responseAround(value as SuccessResponse, result.json);
   visitsLeft = SEARCH_BUDGET;
   return (holdsLongString(value) && encodeAroundLongStrings(value)) || JSON.stringify(value);
 }

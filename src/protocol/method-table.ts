@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { fastCallStartParams } from './call-start-params.js';
+import { callStartResultJson } from './call-start-result-json.js';
 import {
   Bye,
   CallCancelParams,
@@ -44,6 +45,11 @@ export interface MethodSpec<P extends z.ZodType = z.ZodType, R extends z.ZodType
    * parse returns; undefined leaves them to the schema (whose refusals are the answers).
    */
   readonly fastParams?: (raw: unknown) => z.output<P> | undefined;
+  /**
+   * The answer with its JSON written by hand (a JsonParams), for a method answered on every
+   * call; what it cannot write it returns as it is, for the frame writer to stringify.
+   */
+  readonly resultJson?: (result: z.input<R>) => unknown;
 }
 
 /** A notification: its name and its params. */
@@ -80,8 +86,8 @@ export const CompleteResult = z.object({ completion: z.object({ values: z.array(
 /** MCP's CreateMessageResult, relayed as the client's model gave it. */
 export const SampleResult = z.unknown();
 
-function request<P extends z.ZodType, R extends z.ZodType>(method: string, params: P, result: R, fastParams?: (raw: unknown) => z.output<P> | undefined): MethodSpec<P, R> {
-  return fastParams ? { method, params, result, fastParams } : { method, params, result };
+function request<P extends z.ZodType, R extends z.ZodType>(method: string, params: P, result: R, fast: Pick<MethodSpec<P, R>, 'fastParams' | 'resultJson'> = {}): MethodSpec<P, R> {
+  return { method, params, result, ...fast };
 }
 
 function notification<P extends z.ZodType>(method: string, params: P): NotificationSpec<P> {
@@ -93,7 +99,7 @@ export const METHOD_TABLE = {
   hello: request(METHODS.hello, HelloParams, HelloResult),
   ping: request(METHODS.ping, NoParams, EmptyResult),
   toolsList: request(METHODS.toolsList, NoParams, ToolsListResult),
-  callStart: request(METHODS.callStart, CallStartParams, CallStartResult, fastCallStartParams),
+  callStart: request(METHODS.callStart, CallStartParams, CallStartResult, { fastParams: fastCallStartParams, resultJson: callStartResultJson }),
   callStatus: request(METHODS.callStatus, CallRef, CallStatus),
   callCancel: request(METHODS.callCancel, CallCancelParams, CallStatus),
   resourcesList: request(METHODS.resourcesList, NoParams, ResourcesListResult),

@@ -8,25 +8,14 @@ import { LONG_STRING_CHARS, jsonBody, quoteJson } from '../../src/protocol/json-
 import { RpcConnection } from '../../src/protocol/connection.js';
 import { FramedTransport, type ByteStream } from '../../src/protocol/transport.js';
 import { METHODS, type CallStartParams } from '../../src/protocol/index.js';
+import { anyJson, anyText } from '../protocol/json-arbitraries.js';
 
-/** Any UTF-16 text: lone surrogates, pairs, control characters, quotes, backslashes, non-ASCII. */
-const anyText = fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: fc.constantFrom('a', '"', '\\', '\n', '\u0000', '\u001f', 'é', '😀', '\ud83d', '\ude00', '\u2028', '\u007f') }));
-
-/** Arguments of every JSON shape, now and then holding a string long enough to be sliced. */
-const json = fc.letrec((tie) => ({
-  value: fc.oneof(
-    { depthSize: 'small' },
-    fc.constant(null),
-    fc.boolean(),
-    fc.double(),
-    fc.integer(),
-    anyText,
-    fc.array(tie('value'), { maxLength: 3 }),
-    fc.dictionary(anyText, tie('value'), { maxKeys: 3 }),
-  ),
-})).value;
 const longText = anyText.filter((text) => text.length > 0).map((text) => text.repeat(Math.ceil(LONG_STRING_CHARS / text.length)));
-const args = fc.oneof({ arbitrary: fc.dictionary(anyText, json, { maxKeys: 4 }), weight: 6 }, { arbitrary: json, weight: 2 }, { arbitrary: fc.record({ text: longText, value: json }), weight: 1 });
+const args = fc.oneof(
+  { arbitrary: fc.dictionary(anyText, anyJson, { maxKeys: 4 }), weight: 6 },
+  { arbitrary: anyJson, weight: 2 },
+  { arbitrary: fc.record({ text: longText, value: anyJson }), weight: 1 },
+);
 
 /** A member the fronts leave out, or write with undefined (JSON.stringify drops both). */
 function maybe<T>(value: fc.Arbitrary<T>): fc.Arbitrary<{ value: T } | { value: undefined } | undefined> {
@@ -45,10 +34,10 @@ const frontAgent = fc.record({ name: names, version: fc.option(names, { nil: und
 /** And every other shape one could take. */
 const anyAgent = fc.oneof(
   frontAgent,
-  fc.record({ name: anyText, version: anyText, extra: json }),
+  fc.record({ name: anyText, version: anyText, extra: anyJson }),
   fc.record({ version: anyText, name: anyText }),
-  fc.record({ name: json, version: json }, { requiredKeys: [] }),
-  json,
+  fc.record({ name: anyJson, version: anyJson }, { requiredKeys: [] }),
+  anyJson,
 );
 
 /** Params built as the fronts build them (callId, tool, arguments, deadlineMs, agent), and as a re-attach adds attachOnly. */
@@ -81,13 +70,13 @@ function paramsOf(shape: {
 /** What the fronts send: strings, a positive integer, a boolean, arguments without long strings. */
 const frontParams = paramsOf({
   callId: fc.oneof(fc.uuid(), anyText),
-  arguments: fc.oneof(fc.dictionary(anyText, json, { maxKeys: 4 }), json),
+  arguments: fc.oneof(fc.dictionary(anyText, anyJson, { maxKeys: 4 }), anyJson),
   deadlineMs: fc.integer({ min: 1 }),
   agent: frontAgent,
   attachOnly: fc.boolean(),
 });
 /** And anything else the type would let through, or not. */
-const params = fc.oneof(frontParams, paramsOf({ callId: fc.oneof(anyText, json), arguments: args, deadlineMs: fc.oneof(fc.integer(), fc.double(), json), agent: anyAgent, attachOnly: json }));
+const params = fc.oneof(frontParams, paramsOf({ callId: fc.oneof(anyText, anyJson), arguments: args, deadlineMs: fc.oneof(fc.integer(), fc.double(), anyJson), agent: anyAgent, attachOnly: anyJson }));
 
 const ids = fc.oneof(fc.nat(), fc.integer(), fc.double(), anyText);
 

@@ -1,0 +1,19 @@
+/** Generators for the property tests that hold hand-written JSON to JSON.stringify. */
+import fc from 'fast-check';
+
+/** Any UTF-16 text: lone surrogates, pairs, control characters, quotes, backslashes, non-ASCII. */
+export const anyText = fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: fc.constantFrom('a', '"', '\\', '\n', '\u0000', '\u001f', 'é', '😀', '\ud83d', '\ude00', '\u2028', '\u007f') }));
+
+/** Values of every JSON shape, with keys and strings of any text. */
+export const anyJson = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.constant(null),
+    fc.boolean(),
+    fc.double(),
+    fc.integer(),
+    anyText,
+    fc.array(tie('value'), { maxLength: 3 }),
+    fc.dictionary(anyText, tie('value'), { maxKeys: 3 }),
+  ),
+})).value;
