@@ -20,7 +20,7 @@ import { costlyFunctions } from './lib/callgrind-functions.js';
 import { createWorkspace, killAll, removeWorkspaces } from './lib/procs.js';
 import { RawHttpSession, startBenchHost, startServe } from './lib/setup.js';
 
-const { warm: WARM_CALLS, calls: COUNTED_CALLS, functions: TOP_FUNCTIONS } = countingOptions(process.argv.slice(2));
+const { warm: WARM_CALLS, calls: COUNTED_CALLS, functions: TOP_FUNCTIONS, inclusive: INCLUSIVE } = countingOptions(process.argv.slice(2));
 
 const run = new CallgrindRun(TOP_FUNCTIONS > 0);
 
@@ -55,8 +55,8 @@ async function main(): Promise<void> {
   process.stdout.write(`| together | ${together.toLocaleString('en')} |\n`);
   if (TOP_FUNCTIONS > 0) {
     for (const { name, pid } of processes) {
-      process.stdout.write(`\n${name}, the ${TOP_FUNCTIONS} functions with the most instructions of their own, per call:\n\n`);
-      for (const f of costlyFunctions(run.dumpOf(pid), pid, COUNTED_CALLS, TOP_FUNCTIONS)) process.stdout.write(`${f.perCall.toLocaleString('en').padStart(9)}  ${f.name}\n`);
+      process.stdout.write(`\n${name}, the ${TOP_FUNCTIONS} functions with the most instructions ${INCLUSIVE ? "with their callees'" : 'of their own'}, per call:\n\n`);
+      for (const f of costlyFunctions(run.dumpOf(pid), pid, COUNTED_CALLS, TOP_FUNCTIONS, INCLUSIVE)) process.stdout.write(`${f.perCall.toLocaleString('en').padStart(9)}  ${f.name}\n`);
     }
   }
 }

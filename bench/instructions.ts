@@ -29,7 +29,7 @@ import { costlyFunctions, type FunctionCost } from './lib/callgrind-functions.js
 import { call } from './lib/mcp.js';
 import { type Child, TETHER_BIN, createWorkspace, killAll, removeWorkspaces, trackPid } from './lib/procs.js';
 
-const { warm: WARM_CALLS, calls: COUNTED_CALLS, functions: TOP_FUNCTIONS } = countingOptions(process.argv.slice(2));
+const { warm: WARM_CALLS, calls: COUNTED_CALLS, functions: TOP_FUNCTIONS, inclusive: INCLUSIVE } = countingOptions(process.argv.slice(2));
 
 const run = new CallgrindRun(TOP_FUNCTIONS > 0);
 
@@ -61,8 +61,8 @@ async function measure(name: string, serverArgs: string[], env: Record<string, s
     for (let i = 0; i < COUNTED_CALLS; i++) await call(client, 'echo', { text: 'ping' });
     run.control(pids, '--dump=counted');
     if (TOP_FUNCTIONS > 0) {
-      functionLists.push({ process: `${name}: server`, functions: costlyFunctions(run.dumpOf(server), server, COUNTED_CALLS, TOP_FUNCTIONS) });
-      if (host) functionLists.push({ process: `${name}: host`, functions: costlyFunctions(run.dumpOf(host.pid), host.pid, COUNTED_CALLS, TOP_FUNCTIONS) });
+      functionLists.push({ process: `${name}: server`, functions: costlyFunctions(run.dumpOf(server), server, COUNTED_CALLS, TOP_FUNCTIONS, INCLUSIVE) });
+      if (host) functionLists.push({ process: `${name}: host`, functions: costlyFunctions(run.dumpOf(host.pid), host.pid, COUNTED_CALLS, TOP_FUNCTIONS, INCLUSIVE) });
     }
     return {
       server: Math.round(run.instructions(server) / COUNTED_CALLS),
@@ -100,7 +100,7 @@ async function main(): Promise<void> {
     process.stdout.write(`| ${name} | ${counts.server?.toLocaleString('en')} | ${counts.host?.toLocaleString('en') ?? '—'} | ${together.toLocaleString('en')} | ${(together / floor).toFixed(2)}× |\n`);
   }
   for (const { process: which, functions } of functionLists) {
-    process.stdout.write(`\n${which}, the ${functions.length} functions with the most instructions of their own, per call:\n\n`);
+    process.stdout.write(`\n${which}, the ${functions.length} functions with the most instructions ${INCLUSIVE ? "with their callees'" : 'of their own'}, per call:\n\n`);
     for (const { name, perCall } of functions) process.stdout.write(`${perCall.toLocaleString('en').padStart(9)}  ${name}\n`);
   }
 }

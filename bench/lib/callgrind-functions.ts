@@ -25,14 +25,14 @@ export function removePerfMap(pid: number): void {
 }
 
 /**
- * The `top` functions by their own instructions (not their callees') per call: JavaScript by
- * name and source position (the tiers of one function added together), native code by its
- * symbol without arguments.
+ * The `top` functions by their own instructions (not their callees') per call, or with
+ * `inclusive` by those of their callees too: JavaScript by name and source position (the
+ * tiers of one function added together), native code by its symbol without arguments.
  */
-export function costlyFunctions(dump: string, pid: number, calls: number, top: number): FunctionCost[] {
+export function costlyFunctions(dump: string, pid: number, calls: number, top: number, inclusive = false): FunctionCost[] {
   const map = existsSync(perfMapOf(pid)) ? readPerfMap(perfMapOf(pid)) : { entries: [], found: new Map<number, string | undefined>() };
   // --auto=no: no annotated source lines, which would read like more functions.
-  const annotated = execFileSync('callgrind_annotate', ['--inclusive=no', '--threshold=100', '--auto=no', dump], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const annotated = execFileSync('callgrind_annotate', [`--inclusive=${inclusive ? 'yes' : 'no'}`, '--threshold=100', '--auto=no', dump], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   const totals = new Map<string, number>();
   for (const line of annotated.split('\n')) {
     const row = /^\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*)$/.exec(line);

@@ -10,13 +10,17 @@ import { join } from 'node:path';
 import { removePerfMap } from './callgrind-functions.js';
 import { Child } from './procs.js';
 
-/** The command line both counters take: `--warm` calls uncounted, `--calls` counted, `--functions` top functions listed. */
-export function countingOptions(argv: string[]): { warm: number; calls: number; functions: number } {
+/**
+ * The command line both counters take: `--warm` calls uncounted, `--calls` counted,
+ * `--functions` top functions listed, by their own instructions or, with `--inclusive`, with
+ * their callees' (where a path's time goes, not only which leaf spends it).
+ */
+export function countingOptions(argv: string[]): { warm: number; calls: number; functions: number; inclusive: boolean } {
   const option = (name: string, fallback: number): number => {
     const at = argv.indexOf(`--${name}`);
     return at >= 0 ? Number(argv[at + 1]) : fallback;
   };
-  return { warm: option('warm', 12_000), calls: option('calls', 2_000), functions: option('functions', 0) };
+  return { warm: option('warm', 12_000), calls: option('calls', 2_000), functions: option('functions', 0), inclusive: argv.includes('--inclusive') };
 }
 
 export class CallgrindRun {
