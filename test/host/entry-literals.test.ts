@@ -6,7 +6,7 @@ import type { JournalEntry } from '../../src/host/journal-entry.js';
 import { LiveCall } from '../../src/host/live-call.js';
 import { toolContextFor } from '../../src/host/tool-context.js';
 import { registerTool } from '../../src/host/tools.js';
-import { LazyAbort, type CallStartParams } from '../../src/protocol/index.js';
+import { LazyAbort, TetherError, type CallStartParams } from '../../src/protocol/index.js';
 
 /**
  * The journal entry, the calls/start answer and the tool context were built with spreads in
@@ -82,16 +82,20 @@ describe('hot-path literals built without spreads', () => {
     );
   });
 
-  it('toolContextFor: its members in order, the agent only when there is one', () => {
+  it('toolContextFor: its members, the agent only when there is one, the signal made only when read', () => {
     for (const agent of [undefined, { name: 'claude', version: '1' }]) {
       const entry: JournalEntry = { callId: 'c-1', tool: 't', arguments: {}, argsHash: 'h', lane: 'l', state: 'running', queuedAt: 1, ...(agent ? { agent } : {}) };
       const abort = new LazyAbort();
       const context = toolContextFor(new LiveCall(entry), abort);
-      expect(Object.keys(context)).toEqual(['callId', ...(agent ? ['agent'] : []), 'signal', 'progress', 'log', 'elicit', 'sample']);
+      expect(Object.keys(context).sort()).toEqual([...(agent ? ['agent'] : []), 'callId', 'elicit', 'log', 'progress', 'sample']);
       expect('agent' in context).toBe(agent !== undefined);
       expect(context.agent).toBe(agent);
       expect(context.callId).toBe('c-1');
-      expect(context.signal).toBe(abort.signal);
+      // The AbortSignal is made when a tool first reads it (LazyAbort), and is the call's.
+      const { signal } = context;
+      expect(signal).toBe(abort.signal);
+      abort.abort(new TetherError('CANCELLED', 'stop'));
+      expect(signal.aborted).toBe(true);
       // Destructured, as a tool may: the members are closures, not methods.
       const { progress, log } = context;
       progress({ progress: 1 });
