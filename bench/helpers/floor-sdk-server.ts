@@ -18,6 +18,7 @@ import { connect } from 'node:net';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { Server, type CallToolResult } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { readLines } from './lines.js';
 import { ECHO_TOOL, PAYLOAD_TOOL, answerTool } from './payloads.js';
 
 type CallParams = { name: string; arguments?: Record<string, unknown> };
@@ -27,20 +28,10 @@ function relayTo(port: number): (params: CallParams) => Promise<CallToolResult> 
   const socket = connect({ port, host: '127.0.0.1', noDelay: true });
   const pending = new Map<number, (result: CallToolResult) => void>();
   let nextId = 0;
-  // Lines may be 50 MiB: keep chunks and join once a newline arrives (never rescan the whole).
-  let chunks: string[] = [];
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => {
-    let start = 0;
-    for (let newline = chunk.indexOf('\n'); newline >= 0; newline = chunk.indexOf('\n', start)) {
-      chunks.push(chunk.slice(start, newline));
-      const { id, result } = JSON.parse(chunks.join('')) as { id: number; result: CallToolResult };
-      chunks = [];
-      pending.get(id)?.(result);
-      pending.delete(id);
-      start = newline + 1;
-    }
-    if (start < chunk.length) chunks.push(chunk.slice(start));
+  readLines(socket, (line) => {
+    const { id, result } = JSON.parse(line) as { id: number; result: CallToolResult };
+    pending.get(id)?.(result);
+    pending.delete(id);
   });
   socket.on('error', (error) => process.stderr.write(`relay: ${error.message}\n`));
   // Without its host the relay can answer nothing: exit rather than leave calls hanging.

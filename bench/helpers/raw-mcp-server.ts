@@ -12,6 +12,7 @@
  *   node raw-mcp-server.js --relay PORT    forwards tools/call to raw-tcp-host.js on PORT
  */
 import { connect } from 'node:net';
+import { readLines } from './lines.js';
 import { ECHO_TOOL, PAYLOAD_TOOL, answerTool } from './payloads.js';
 
 interface Message {
@@ -23,23 +24,6 @@ interface Message {
 const answer = (id: Message['id'], result: unknown): void => {
   process.stdout.write(`{"result":${JSON.stringify(result)},"jsonrpc":"2.0","id":${JSON.stringify(id)}}\n`);
 };
-
-/** Newline-delimited JSON from a stream; chunks are kept and joined once a line ends. */
-function readLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
-  let chunks: string[] = [];
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk: string) => {
-    let start = 0;
-    for (let newline = chunk.indexOf('\n'); newline >= 0; newline = chunk.indexOf('\n', start)) {
-      chunks.push(chunk.slice(start, newline));
-      const line = chunks.join('');
-      chunks = [];
-      start = newline + 1;
-      onLine(line);
-    }
-    if (start < chunk.length) chunks.push(chunk.slice(start));
-  });
-}
 
 const relayAt = process.argv.indexOf('--relay');
 let forward: ((id: Message['id'], name: string, args: Record<string, unknown>) => void) | undefined;
