@@ -74,7 +74,7 @@ export type PreformattedInfoWriter = (fieldsJson: string, msg: string) => void;
 /**
  * Where a logger's per-call lines go: written out by hand (`write`), or by `logger` for a line
  * with a string pino escapes its own way. Both reach the same destinations, which may be
- * fewer than the logger's own (createLogger's `callLinesOnStderr`).
+ * fewer than the logger's own (createLogger sends them to its file alone).
  */
 export interface CallLineSink {
   write: PreformattedInfoWriter;
