@@ -1,7 +1,7 @@
 /**
  * The fronts keep their per-call lines in their log files, not on stderr: `tether mcp`'s MCP
  * client keeps the server's stderr in a log of its own, where a line per call would repeat
- * `tether logs`, and a write to stderr before each answer slowed `tether serve`. stderr still
+ * `tether logs`, and `tether serve` wrote each one to stderr before the answer went out. stderr still
  * gets the fronts' lifecycle lines at info (the link's states).
  */
 import { readFileSync } from 'node:fs';
