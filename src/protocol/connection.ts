@@ -27,8 +27,6 @@ export interface RequestContext {
 /** A request being handled; its AbortSignal exists only if the handler asks for it. */
 class IncomingRequest implements RequestContext {
   readonly abandoned = new LazyAbort();
-  /** Writes the answer's JSON by hand (the method's MethodSpec.resultJson), when it has one. */
-  resultJson: ((result: never) => unknown) | undefined = undefined;
 
   constructor(
     readonly id: RequestId,
@@ -83,6 +81,8 @@ export const CANCEL_REQUEST = 'notifications/cancelled';
 
 export class RpcConnection {
   private readonly requestHandlers = new Map<string, RequestHandler>();
+  /** The methods whose answers are written by hand (MethodSpec.resultJson), as handle() registered them. */
+  private readonly resultWriters = new Map<string, (result: never) => unknown>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
   private readonly pending = new Map<RequestId, Pending>();
   private readonly running = new Map<RequestId, LazyAbort>();
@@ -140,8 +140,6 @@ export class RpcConnection {
   handle<S extends MethodSpec>(spec: S, handler: MethodHandler<S>, options: HandleOptions = {}): Registration {
     const { method, resultJson } = spec;
     const handleRaw: RequestHandler = (raw, context) => {
-      // Contexts are this connection's own (handleRequest), which settle() answers through.
-      if (resultJson) (context as IncomingRequest).resultJson = resultJson;
       let params: MethodParams<S>;
       try {
         params = (spec.fastParams?.(raw) ?? parseParams(spec.params, raw, method)) as MethodParams<S>;
@@ -152,9 +150,13 @@ export class RpcConnection {
       return handler(params, context);
     };
     this.requestHandlers.set(method, handleRaw);
+    if (resultJson) this.resultWriters.set(method, resultJson);
+    else this.resultWriters.delete(method);
     return {
       dispose: () => {
-        if (this.requestHandlers.get(method) === handleRaw) this.requestHandlers.delete(method);
+        if (this.requestHandlers.get(method) !== handleRaw) return;
+        this.requestHandlers.delete(method);
+        this.resultWriters.delete(method);
       },
     };
   }
@@ -298,10 +300,11 @@ export class RpcConnection {
     }
   }
 
-  private settle({ id, method, abandoned, resultJson }: IncomingRequest, result: unknown, error: unknown): void {
+  private settle({ id, method, abandoned }: IncomingRequest, result: unknown, error: unknown): void {
     if (this.running.get(id) === abandoned) this.running.delete(id);
-    if (error !== undefined) this.reply(id, undefined, TetherError.from(error), method);
-    else this.reply(id, resultJson && result !== undefined ? resultJson(result as never) : result, undefined, method);
+    if (error !== undefined) return this.reply(id, undefined, TetherError.from(error), method);
+    const writeJson = result === undefined ? undefined : this.resultWriters.get(method);
+    this.reply(id, writeJson ? writeJson(result as never) : result, undefined, method);
   }
 
   private handleNotification(message: NotificationMessage): void {
