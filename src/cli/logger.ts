@@ -70,11 +70,8 @@ export function createLogger(name: string, level = process.env.TETHER_LOG_LEVEL 
   // out; an MCP client keeps `tether mcp`'s stderr in its own log (Claude Code's debug log, an
   // editor's MCP output panel) and wakes to read every line. Without a file, stderr is their
   // only record.
-  if (file === undefined) {
-    acceptCallLines(logger, { write: preformattedInfoWriter(logger, destinations), logger });
-  } else {
-    acceptCallLines(logger, { write: preformattedInfoWriter(logger, [{ level: 'info', stream: file }]), logger: pino({ ...settings, level: 'info' }, file) });
-  }
+  const callDestinations = file === undefined ? destinations : [{ level: 'info', stream: file }];
+  acceptCallLines(logger, { write: preformattedInfoWriter(logger, callDestinations), logger: file === undefined ? logger : pino({ ...settings, level: 'info' }, file) });
   if (unopened) logger.warn({ path, error: unopened }, 'log file not opened (its error says why); logging to stderr only');
   return logger;
 }

@@ -1,10 +1,10 @@
 /**
- * Params (or a result) whose JSON the sender wrote itself. `JSON.stringify` of a whole message walks every
- * property of every object in it; a sender that knows its params' shape (the link's
- * calls/start, sent on every call) writes most of their JSON with string concatenation and
- * stringifies only what it cannot know, and the frame is then written around that text. A
- * host's answer to calls/start (call-start-result-json.ts) is written the same way, as the
- * `result` of a response.
+ * Params (or a result) whose JSON the sender wrote itself. `JSON.stringify` of a whole
+ * message walks every property of every object in it; a sender that knows its params' shape
+ * (the link's calls/start, sent on every call) writes most of their JSON with string
+ * concatenation and stringifies only what it cannot know, and the frame is then written around
+ * that text. A host's answer to calls/start (call-start-result-json.ts) is written the same
+ * way, as the `result` of a response.
  */
 import type { NotificationMessage, RequestId, RequestMessage, SuccessResponse } from './messages.js';
 

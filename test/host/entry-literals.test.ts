@@ -10,8 +10,9 @@ import { LazyAbort, TetherError, type CallStartParams } from '../../src/protocol
 
 /**
  * The journal entry, the calls/start answer and the tool context were built with spreads in
- * their literals; they are now built without. These hold them to what the spreads built:
- * the same members, in the same order (the entry's and the answer's order is their JSON's).
+ * their literals; they are now built without. These hold the entry and the answer to what the
+ * spreads built: the same members, in the same order (their order is their JSON's). The tool
+ * context is a class now: its test holds its members and its lazy signal, not their order.
  */
 const text = fc.string({ maxLength: 8 });
 const maybe = <T>(value: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.option(value, { nil: undefined });

@@ -1,5 +1,7 @@
-/** Generators for the property tests that hold hand-written JSON to JSON.stringify. */
+/** Generators and the check for the property tests that hold hand-written JSON to JSON.stringify. */
 import fc from 'fast-check';
+import { expect } from 'vitest';
+import { JsonParams } from '../../src/protocol/json-params.js';
 
 /** Any UTF-16 text: lone surrogates, pairs, control characters, quotes, backslashes, non-ASCII. */
 export const anyText = fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: fc.constantFrom('a', '"', '\\', '\n', '\u0000', '\u001f', 'é', '😀', '\ud83d', '\ude00', '\u2028', '\u007f') }));
@@ -17,3 +19,15 @@ export const anyJson = fc.letrec((tie) => ({
     fc.dictionary(anyText, tie('value'), { maxKeys: 3 }),
   ),
 })).value;
+
+/**
+ * What a hand-written JSON maker (callStartJson, callStartResultJson) must give for `sent`:
+ * its JSON.stringify text beside the value itself, or, for what it leaves to the frame writer
+ * (a long string, a shape it does not know), the value unchanged.
+ */
+export function expectJsonOrUnchanged(made: unknown, sent: unknown): void {
+  if (made instanceof JsonParams) {
+    expect(made.json).toBe(JSON.stringify(sent));
+    expect(made.value).toBe(sent);
+  } else expect(made).toBe(sent);
+}
