@@ -38,21 +38,41 @@ export function rotatedPath(path: string, n: number): string {
 }
 
 /**
- * A pino destination writing to a rotating file. Lines written in one turn of the event loop
- * go out in one write at its end (a call's path pays no syscall per line), and whatever is
- * pending is written synchronously when the process exits, so an exit at once (stdin closed,
- * a signal) loses nothing.
+ * How long a line may wait to be written with the ones after it. Short enough that `tether
+ * logs --follow` and the dashboard show a call as it ends, and that a process killed outright
+ * loses little; long enough that a front answering thousands of calls a second writes once
+ * for hundreds of lines. Flushing at the end of each turn instead (setImmediate) cost a call
+ * ~12k instructions in `tether mcp`: an extra turn of the event loop, its poll, and a write,
+ * for every call (docs/performance.md).
+ */
+export const LOG_FLUSH_AFTER_MS = 50;
+
+/** Pending lines past this many characters are written at once, whatever the time. */
+export const LOG_FLUSH_PENDING_CHARS = 64 * 1024;
+
+/**
+ * A pino destination writing to a rotating file. Lines are gathered and written together,
+ * `LOG_FLUSH_AFTER_MS` after the first of them (a call's path pays no syscall and no turn of
+ * the event loop per line), and whatever is pending is written synchronously when the process
+ * exits, so an exit (stdin closed, a signal handled, an uncaught error) loses nothing.
  */
 export class RotatingLogFile {
   private fd: number;
   private size: number;
   private pending: string[] = [];
+  private pendingChars = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly flushOnExit = (): void => this.flush();
+  private readonly flushLater = (): void => {
+    this.timer = undefined;
+    this.flush();
+  };
 
   /** Opens (creating, 0600) the live file; throws if it cannot, e.g. when a link stands in its place. */
   constructor(
     readonly path: string,
     private readonly rotation: LogRotation = DEFAULT_LOG_ROTATION,
+    private readonly flushAfterMs = LOG_FLUSH_AFTER_MS,
   ) {
     this.fd = openSync(path, APPEND_NO_FOLLOW, 0o600);
     this.size = fstatSync(this.fd).size;
@@ -61,15 +81,23 @@ export class RotatingLogFile {
 
   write(line: string): void {
     if (this.fd < 0) return;
-    if (this.pending.length === 0) setImmediate(() => this.flush());
     this.pending.push(line);
+    this.pendingChars += line.length;
+    if (this.pendingChars > LOG_FLUSH_PENDING_CHARS) this.flush();
+    // Unreferenced: pending lines never keep a process alive (its exit writes them).
+    else if (this.timer === undefined) this.timer = setTimeout(this.flushLater, this.flushAfterMs).unref();
   }
 
-  /** Writes what is pending now (also done at the end of each turn and at exit). */
+  /** Writes what is pending now (also done `flushAfterMs` after a line, and at exit). */
   flush(): void {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
     if (this.fd < 0 || this.pending.length === 0) return;
     const text = this.pending.join('');
     this.pending = [];
+    this.pendingChars = 0;
     const bytes = Buffer.byteLength(text);
     if (this.size > 0 && this.size + bytes > this.rotation.maxBytes) this.rotate();
     try {
@@ -78,6 +106,11 @@ export class RotatingLogFile {
     } catch {
       // A full disk costs log lines, never the process.
     }
+  }
+
+  /** The name pino's multistream flushes its destinations by (`flushSync`, as sonic-boom's). */
+  flushSync(): void {
+    this.flush();
   }
 
   close(): void {

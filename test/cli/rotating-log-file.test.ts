@@ -1,14 +1,14 @@
 /**
  * The front's log stays bounded: past its size it rotates to `.1`, `.2`, … keeping `keep`
- * files; every file is 0600; a link planted in its place is refused; two processes appending
+ * files; lines are written together, after a short wait or once many are pending; every file is 0600; a link planted in its place is refused; two processes appending
  * to one file rotate it once; and `tether logs`' follower reads across a rotation without
  * losing or repeating a call.
  */
 import { lstatSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { RotatingLogFile, logRotationFromEnv, rotatedPath } from '../../src/cli/rotating-log-file.js';
+import { describe, expect, it, vi } from 'vitest';
+import { LOG_FLUSH_PENDING_CHARS, RotatingLogFile, logRotationFromEnv, rotatedPath } from '../../src/cli/rotating-log-file.js';
 import { CallLogFollower } from '../../src/mcp/call-log-reader.js';
 import { CALL_LOG_MESSAGE } from '../../src/mcp/call-log.js';
 
@@ -36,6 +36,43 @@ describe('rotating log file', () => {
     // The newest lines are in the live file, the ones before in .1.
     expect(readFileSync(path, 'utf8')).toContain('"callId":"c99"');
     expect(readFileSync(rotatedPath(path, 1), 'utf8')).not.toContain('"callId":"c99"');
+  });
+
+  it("writes lines together once the first has waited flushAfterMs, not each turn's", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'tether-log-'));
+      const path = join(dir, 'mcp.log');
+      const file = new RotatingLogFile(path, undefined, 50);
+      file.write(callLine(1));
+      await new Promise((resolve) => setImmediate(resolve));
+      file.write(callLine(2));
+      vi.advanceTimersByTime(49);
+      expect(readFileSync(path, 'utf8')).toBe('');
+      vi.advanceTimersByTime(1);
+      expect(readFileSync(path, 'utf8')).toBe(callLine(1) + callLine(2));
+      // The next line starts a wait of its own.
+      file.write(callLine(3));
+      expect(vi.getTimerCount()).toBe(1);
+      file.close();
+      expect(vi.getTimerCount()).toBe(0);
+      expect(readFileSync(path, 'utf8')).toBe(callLine(1) + callLine(2) + callLine(3));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('writes at once when the lines pending pass LOG_FLUSH_PENDING_CHARS, not waiting for the timer', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tether-log-'));
+    const path = join(dir, 'mcp.log');
+    const file = new RotatingLogFile(path, undefined, 60_000);
+    const line = callLine(1);
+    const fitting = Math.floor(LOG_FLUSH_PENDING_CHARS / line.length);
+    for (let n = 0; n < fitting; n++) file.write(line);
+    expect(readFileSync(path, 'utf8')).toBe('');
+    file.write(line);
+    expect(readFileSync(path, 'utf8')).toBe(line.repeat(fitting + 1));
+    file.close();
   });
 
   it("writes a turn's lines together, and what is pending when closed", () => {

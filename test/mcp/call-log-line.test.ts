@@ -7,6 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLogger, type Logger } from '../../src/cli/logger.js';
 import { CALL_LOG_MESSAGE, callLineSink, writeCallLine, type CallLogFields } from '../../src/mcp/call-log.js';
@@ -32,8 +33,8 @@ afterAll(() => {
   rmSync(home, { recursive: true, force: true });
 });
 
-/** The file is written at the end of the turn. */
-const flushed = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/** Writes what the log file holds back (it gathers lines for a moment: rotating-log-file.ts). */
+const flushed = (): void => (logger as unknown as Record<symbol, { flushSync(): void }>)[pino.symbols.streamSym]!.flushSync();
 
 const uuid = '3f0c2a64-5a8e-4f4e-9d43-1b2c3d4e5f60';
 /** The fields, and whether the line is left to pino (a string it escapes its own way). */
@@ -51,7 +52,7 @@ const cases: Array<[string, CallLogFields, 'by hand' | 'by pino']> = [
 ];
 
 describe('the per-call log line', () => {
-  it.each(cases)('is the line pino writes: %s (%s)', async (_, fields, writer) => {
+  it.each(cases)('is the line pino writes: %s (%s)', (_, fields, writer) => {
     vi.spyOn(Date, 'now').mockReturnValue(1_796_000_000_123);
     const before = readFileSync(logFile(), 'utf8');
     // Lines with a string pino escapes its own way go through the file's own pino logger.
@@ -60,14 +61,14 @@ describe('the per-call log line', () => {
     expect(viaPino).toHaveBeenCalledTimes(writer === 'by pino' ? 1 : 0);
     viaPino.mockRestore();
     logger.info(fields, CALL_LOG_MESSAGE);
-    await flushed();
+    flushed();
     const lines = readFileSync(logFile(), 'utf8').slice(before.length).split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[0]).toBe(lines[1]);
     expect(JSON.parse(lines[0] as string)).toMatchObject({ level: 30, time: 1_796_000_000_123, name: 'call-log-test', msg: 'call', callId: fields.callId });
   });
 
-  it('is not written below the logger level, and goes through pino for another logger', async () => {
+  it('is not written below the logger level, and goes through pino for another logger', () => {
     const before = readFileSync(logFile(), 'utf8');
     logger.level = 'warn'; // the file's destination still takes info; the logger no longer sends it
     writeCallLine(logger, cases[0]![1]);
@@ -76,7 +77,7 @@ describe('the per-call log line', () => {
     const info = vi.spyOn(child, 'info').mockImplementation(() => undefined);
     writeCallLine(child, cases[0]![1]);
     expect(info).toHaveBeenCalledWith(cases[0]![1], CALL_LOG_MESSAGE);
-    await flushed();
+    flushed();
     expect(readFileSync(logFile(), 'utf8').slice(before.length)).toBe('');
   });
 });
