@@ -1,7 +1,7 @@
 /**
  * Instructions per call, counted by valgrind's callgrind: what each process on the path of a
  * trivial tools/call executes, for `tether mcp` + bench host, the SDK relay floor + raw host,
- * and the SDK floor server. Unlike CPU time, an instruction count hardly moves with what else
+ * the hop floor (no SDK, no checks) + raw host, and the SDK floor server. Unlike CPU time, an instruction count hardly moves with what else
  * the machine is doing, so a change of a few percent shows (CPU time on these shared 2-CPU
  * VMs moves by ±10–30% between rounds). It counts user-space instructions only: system calls
  * are the same for every bridge here (see docs/performance.md), and a cache miss counts as
@@ -88,11 +88,12 @@ async function main(): Promise<void> {
   const rawHost = await startHost('raw-tcp-host', [], relayWs.env, '"event":"listening"');
   const { port } = JSON.parse(rawHost.line) as { port: number };
   rows.push(['SDK relay floor + raw host', await measure('SDK relay floor', [helper('floor-sdk-server'), '--relay', String(port)], relayWs.env, rawHost.host)]);
+  rows.push(['hop floor + raw host', await measure('hop floor', [helper('raw-mcp-server'), '--relay', String(port)], relayWs.env, rawHost.host)]);
   await rawHost.host.stop();
 
   rows.push(['SDK floor server', await measure('SDK floor server', [helper('floor-sdk-server')], relayWs.env, undefined)]);
 
-  const floor = rows[2]?.[1].server ?? NaN;
+  const floor = rows.find(([name]) => name === 'SDK floor server')?.[1].server ?? NaN;
   process.stdout.write(`\nInstructions per tools/call (user space), after ${WARM_CALLS} calls, counted over ${COUNTED_CALLS}:\n\n`);
   process.stdout.write('| path | server | host | together | vs SDK floor server |\n| --- | ---: | ---: | ---: | ---: |\n');
   for (const [name, counts] of rows) {

@@ -18,15 +18,34 @@ export function readableArgumentsHash(tool: string, args: unknown): string {
   }
 }
 
-/** The "queued" entry of a new call on `lane`, its arguments validated by the tool (INVALID_ARGUMENTS otherwise). */
-export function queuedEntry(params: CallStartParams, tool: RegisteredTool, argsHash: string, lane: string): JournalEntry {
-  const validated = tool.validate(params.arguments ?? {});
+/** The entry's arguments hash, hashed now (and kept) if it was put off (JournalEntry.unhashedArguments). */
+export function argsHashOf(entry: JournalEntry): string {
+  if (entry.argsHash === undefined) {
+    entry.argsHash = readableArgumentsHash(entry.tool, entry.unhashedArguments ?? {});
+    delete entry.unhashedArguments;
+  }
+  return entry.argsHash;
+}
+
+/**
+ * The "queued" entry of a new call on `lane`, its arguments validated by the tool
+ * (INVALID_ARGUMENTS otherwise). The arguments are hashed now only when something may need
+ * it before a repeat of the callId does: an execution others may share or be refused by
+ * (a duplicate policy other than "allow"), or an entry kept on disk, whose hash a repeat
+ * after a restart compares with.
+ */
+export function queuedEntry(params: CallStartParams, tool: RegisteredTool, lane: string): JournalEntry {
+  const args = params.arguments ?? {};
+  const validated = tool.validate(args);
   const deadlineMs = params.deadlineMs ?? tool.descriptor.execution.deadlineMs;
+  const volatile = tool.descriptor.annotations.readOnlyHint === true;
   // Members added in order rather than spread into the literal: each spread copies through a
   // builtin, for every call.
-  const entry: JournalEntry = { callId: params.callId, tool: params.tool, arguments: validated, argsHash, lane, state: 'queued', queuedAt: Date.now() };
+  const entry: JournalEntry = { callId: params.callId, tool: params.tool, arguments: validated, lane, state: 'queued', queuedAt: Date.now() };
+  if (volatile && duplicatePolicyOf(tool.descriptor) === 'allow') entry.unhashedArguments = args;
+  else entry.argsHash = readableArgumentsHash(params.tool, args);
   if (deadlineMs !== undefined) entry.deadlineMs = deadlineMs;
-  if (tool.descriptor.annotations.readOnlyHint) entry.volatile = true;
+  if (volatile) entry.volatile = true;
   if (params.agent) entry.agent = agentOf(params.agent);
   return entry;
 }

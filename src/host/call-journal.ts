@@ -176,7 +176,7 @@ export class CallJournal {
     const newest: KeptReadOnly = {
       callId: entry.callId,
       finishedAt: entry.finishedAt ?? Date.now(),
-      bytes: ENTRY_OVERHEAD_BYTES + stringBytes(entry.result, 4) + stringBytes(entry.arguments, 2),
+      bytes: ENTRY_OVERHEAD_BYTES + stringBytes(entry.result, 4) + stringBytes(entry.arguments, 2) + stringBytes(entry.unhashedArguments, 2),
     };
     this.finishedReadOnly.set(newest.callId, newest);
     this.keptInOrder.push(newest);

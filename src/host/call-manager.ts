@@ -11,7 +11,7 @@
  */
 import { HOST_STATUS_MAX_ENTRIES, TetherError, type Abortable, type CallStartParams, type CallStartResult, type CallStatus, type DuplicatePolicy, type ToolResult } from '../protocol/index.js';
 import type { CallJournal } from './call-journal.js';
-import { executionToShare, queuedEntry, readableArgumentsHash } from './call-admission.js';
+import { argsHashOf, executionToShare, queuedEntry, readableArgumentsHash } from './call-admission.js';
 import { callErrors } from './call-errors.js';
 import type { CallObserver } from './call-observer.js';
 import { callOverview, type CallOverview } from './call-overview.js';
@@ -103,10 +103,9 @@ export class CallManager {
    * cancelling the call itself is calls/cancel.
    */
   async start(params: CallStartParams, observer: CallObserver, abandoned?: Abortable): Promise<CallStartResult> {
-    const argsHash = readableArgumentsHash(params.tool, params.arguments ?? {});
     const known = this.journal.get(params.callId);
     if (known) {
-      if (known.tool !== params.tool || known.argsHash !== argsHash) throw callErrors.conflict(params.callId, known.tool);
+      if (known.tool !== params.tool || argsHashOf(known) !== readableArgumentsHash(params.tool, params.arguments ?? {})) throw callErrors.conflict(params.callId, known.tool);
       const waiting = this.await(params.callId, observer, abandoned, params.attachOnly === true);
       this.grace.requesterBack(this.live.get(params.callId));
       return waiting;
@@ -114,8 +113,9 @@ export class CallManager {
     if (params.attachOnly) throw callErrors.unknownOnAttach(params.callId);
     const tool = this.options.tools().get(params.tool);
     if (!tool) throw unknownTool(params.tool, this.options.tools().keys());
-    const entry = queuedEntry(params, tool, argsHash, observer.id);
-    const shared = executionToShare(entry, tool, this.inFlight.get(argsHash));
+    const entry = queuedEntry(params, tool, observer.id);
+    // An entry with its hash put off shares no execution (its policy is "allow").
+    const shared = entry.argsHash === undefined ? undefined : executionToShare(entry, tool, this.inFlight.get(entry.argsHash));
     if (shared) {
       this.accept(entry);
       this.addRequester(shared, entry);
@@ -231,7 +231,7 @@ export class CallManager {
       this.live.delete(callId);
       if (requester.entry !== entry) copyOutcome(this.journal, requester.entry, entry);
     }
-    if (this.inFlight.get(entry.argsHash) === call) this.inFlight.delete(entry.argsHash);
+    if (entry.argsHash !== undefined && this.inFlight.get(entry.argsHash) === call) this.inFlight.delete(entry.argsHash);
     this.executions.delete(call);
     this.grace.requesterBack(call);
     for (const waiter of call.waiters) waiter();
@@ -249,7 +249,7 @@ export class CallManager {
     this.addRequester(call, entry);
     this.executions.add(call);
     // An 'allow' twin runs on its own and must not take the place of the one others share.
-    if (!this.inFlight.has(entry.argsHash) && this.policyOf(entry.tool) !== 'allow') this.inFlight.set(entry.argsHash, call);
+    if (entry.argsHash !== undefined && !this.inFlight.has(entry.argsHash) && this.policyOf(entry.tool) !== 'allow') this.inFlight.set(entry.argsHash, call);
     return call;
   }
 

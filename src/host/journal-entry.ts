@@ -16,8 +16,18 @@ export interface JournalEntry {
   callId: string;
   tool: string;
   arguments: Record<string, unknown>;
-  /** Hash of the canonical arguments: a repeat of the callId must carry the same ones. */
-  argsHash: string;
+  /**
+   * Hash of the canonical arguments: a repeat of the callId must carry the same ones. Unset
+   * while `unhashedArguments` holds them; read it through argsHashOf.
+   */
+  argsHash?: string;
+  /**
+   * Kept in memory only, on a read-only call that shares no execution (its entry is volatile):
+   * the arguments as they were asked, hashed the first time the hash is needed, by a repeat
+   * of the callId. Most such calls are never repeated, and hashing every one cost the host
+   * ~9k instructions a call (docs/performance.md).
+   */
+  unhashedArguments?: Record<string, unknown>;
   /** The fairness lane (connection) the call was queued on. */
   lane: string;
   state: CallState;

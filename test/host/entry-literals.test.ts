@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { queuedEntry } from '../../src/host/call-admission.js';
 import { outcomeOf } from '../../src/host/call-outcomes.js';
-import type { JournalEntry } from '../../src/host/journal-entry.js';
+import { hashArguments, type JournalEntry } from '../../src/host/journal-entry.js';
 import { LiveCall } from '../../src/host/live-call.js';
 import { toolContextFor } from '../../src/host/tool-context.js';
 import { registerTool } from '../../src/host/tools.js';
@@ -36,17 +36,18 @@ describe('hot-path literals built without spreads', () => {
           const params: CallStartParams = { callId: sent.callId, tool: 'echo', arguments: {} };
           if (sent.deadlineMs !== undefined) params.deadlineMs = sent.deadlineMs;
           if (sent.agent) params.agent = sent.agent;
-          const entry = queuedEntry(params, tool, 'hash', lane);
+          const entry = queuedEntry(params, tool, lane);
           const deadlineMs = params.deadlineMs ?? toolDeadline;
           const agent = params.agent;
           const spread = {
             callId: params.callId,
             tool: params.tool,
             arguments: {},
-            argsHash: 'hash',
             lane,
             state: 'queued',
             queuedAt: entry.queuedAt,
+            // A read-only call's hash is put off until a repeat needs it.
+            ...(readOnly ? { unhashedArguments: {} } : { argsHash: hashArguments('echo', {}) }),
             ...(deadlineMs === undefined ? {} : { deadlineMs }),
             ...(readOnly ? { volatile: true as const } : {}),
             ...(agent ? { agent: { name: agent.name, ...(agent.version === undefined ? {} : { version: agent.version }) } } : {}),

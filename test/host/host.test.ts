@@ -260,11 +260,16 @@ describe('Host', () => {
     expect(c.replayed).toBe(true);
   });
 
-  it('refuses a callId reused with other arguments', async () => {
-    const host = await startHost((h) => h.tool({ name: 'echo', description: 'Echo', input: z.object({ v: z.string() }), handler: ({ v }) => v }));
+  // A read-only call's arguments are hashed only when a repeat needs it: the same rule holds.
+  it.each([false, true])('refuses a callId reused with other arguments, and replays it for the same ones in any order (read-only: %s)', async (readOnly) => {
+    const host = await startHost((h) =>
+      h.tool({ name: 'echo', description: 'Echo', input: z.object({ v: z.string(), w: z.string() }), annotations: { readOnlyHint: readOnly }, handler: ({ v }) => v }),
+    );
     const { rpc } = await connect(host);
-    await rpc.request(METHODS.callStart, { callId: 'x', tool: 'echo', arguments: { v: 'a' } });
-    await expect(rpc.request(METHODS.callStart, { callId: 'x', tool: 'echo', arguments: { v: 'b' } })).rejects.toMatchObject({ code: 'CALL_ID_CONFLICT' });
+    await rpc.request(METHODS.callStart, { callId: 'x', tool: 'echo', arguments: { v: 'a', w: 'b' } });
+    await expect(rpc.request(METHODS.callStart, { callId: 'x', tool: 'echo', arguments: { v: 'b', w: 'b' } })).rejects.toMatchObject({ code: 'CALL_ID_CONFLICT' });
+    await expect(rpc.request(METHODS.callStart, { callId: 'x', tool: 'echo', arguments: { w: 'b', v: 'a' } })).resolves.toMatchObject({ replayed: true });
+    await expect(rpc.request(METHODS.callStart, { callId: 'x', tool: 'echo', arguments: { v: 'a' } })).rejects.toMatchObject({ code: 'CALL_ID_CONFLICT' });
   });
 
   it('names the invalid field and suggests close tool names; input too long or too deep to read is refused as such', async () => {
