@@ -29,10 +29,12 @@ export function argsHashOf(entry: JournalEntry): string {
 
 /**
  * The "queued" entry of a new call on `lane`, its arguments validated by the tool
- * (INVALID_ARGUMENTS otherwise). The arguments are hashed now only when something may need
- * it before a repeat of the callId does: an execution others may share or be refused by
- * (a duplicate policy other than "allow"), or an entry kept on disk, whose hash a repeat
- * after a restart compares with.
+ * (INVALID_ARGUMENTS otherwise). The arguments are hashed now unless nothing needs the hash
+ * before a repeat of the callId does, and a copy of them cannot change meanwhile: a
+ * read-only call (its entry never on disk) whose tool shares no execution (duplicate policy
+ * "allow"), with flat arguments. Nested ones are hashed at once: a copy would cost what the
+ * hash does, and the tool is given them (a JSON Schema tool the very object) and may change
+ * them, which would make a retry of the same call read as a conflict.
  */
 export function queuedEntry(params: CallStartParams, tool: RegisteredTool, lane: string): JournalEntry {
   const args = params.arguments ?? {};
@@ -42,12 +44,22 @@ export function queuedEntry(params: CallStartParams, tool: RegisteredTool, lane:
   // Members added in order rather than spread into the literal: each spread copies through a
   // builtin, for every call.
   const entry: JournalEntry = { callId: params.callId, tool: params.tool, arguments: validated, lane, state: 'queued', queuedAt: Date.now() };
-  if (volatile && duplicatePolicyOf(tool.descriptor) === 'allow') entry.unhashedArguments = args;
+  const kept = volatile && duplicatePolicyOf(tool.descriptor) === 'allow' ? flatCopy(args) : undefined;
+  if (kept) entry.unhashedArguments = kept;
   else entry.argsHash = readableArgumentsHash(params.tool, args);
   if (deadlineMs !== undefined) entry.deadlineMs = deadlineMs;
   if (volatile) entry.volatile = true;
   if (params.agent) entry.agent = agentOf(params.agent);
   return entry;
+}
+
+/** A copy of `args` if every value in it is a string, number, boolean or null; undefined if any is an object or array. */
+function flatCopy(args: Record<string, unknown>): Record<string, unknown> | undefined {
+  for (const key in args) {
+    const value = args[key];
+    if (typeof value === 'object' && value !== null) return undefined;
+  }
+  return { ...args };
 }
 
 /**

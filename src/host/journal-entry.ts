@@ -22,10 +22,10 @@ export interface JournalEntry {
    */
   argsHash?: string;
   /**
-   * Kept in memory only, on a read-only call that shares no execution (its entry is volatile):
-   * the arguments as they were asked, hashed the first time the hash is needed, by a repeat
-   * of the callId. Most such calls are never repeated, and hashing every one cost the host
-   * ~9k instructions a call (docs/performance.md).
+   * Kept in memory only, on a read-only call with flat arguments that shares no execution
+   * (see queuedEntry): a copy of the arguments as they were asked, hashed the first time the
+   * hash is needed, by a repeat of the callId. Most such calls are never repeated, and hashing
+   * every one cost the host ~9k instructions a call (docs/performance.md).
    */
   unhashedArguments?: Record<string, unknown>;
   /** The fairness lane (connection) the call was queued on. */

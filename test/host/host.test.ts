@@ -272,6 +272,29 @@ describe('Host', () => {
     await expect(rpc.request(METHODS.callStart, { callId: 'x', tool: 'echo', arguments: { v: 'a' } })).rejects.toMatchObject({ code: 'CALL_ID_CONFLICT' });
   });
 
+  // A read-only call's hash is put off only for a copy of flat arguments: a JSON Schema tool is
+  // given the very object that came, and a zod one the nested values, and either may change them.
+  it.each([
+    ['flat ones, the very object given to a JSON Schema tool', { text: 'a' }, (args: Record<string, unknown>) => void (args.text = 'changed')],
+    ['nested ones', { o: { text: 'a' } }, (args: Record<string, unknown>) => void ((args.o as Record<string, unknown>).text = 'changed')],
+  ])('a read-only tool that changes its arguments does not make a retry of the call a conflict: %s', async (_, args, change) => {
+    const host = await startHost((h) =>
+      h.tool({
+        name: 'look',
+        description: 'Reads',
+        input: { type: 'object', properties: { text: { type: 'string' }, o: { type: 'object' } } },
+        annotations: { readOnlyHint: true },
+        handler: (given) => {
+          change(given);
+          return 'seen';
+        },
+      }),
+    );
+    const { rpc } = await connect(host);
+    await rpc.request(METHODS.callStart, { callId: 'r', tool: 'look', arguments: args });
+    await expect(rpc.request(METHODS.callStart, { callId: 'r', tool: 'look', arguments: args })).resolves.toMatchObject({ replayed: true });
+  });
+
   it('names the invalid field and suggests close tool names; input too long or too deep to read is refused as such', async () => {
     const host = await startHost((h) => h.tool({ name: 'get_hierarchy', description: 'Tree', input: z.object({ depth: z.number().int() }), handler: () => 'ok' }));
     const { rpc } = await connect(host);
