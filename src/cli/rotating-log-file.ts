@@ -41,9 +41,9 @@ export function rotatedPath(path: string, n: number): string {
  * How long a line may wait to be written with the ones after it. Short enough that `tether
  * logs --follow` and the dashboard show a call as it ends, and that a process killed outright
  * loses little; long enough that a front answering thousands of calls a second writes once
- * for hundreds of lines. Flushing at the end of each turn instead (setImmediate) cost a call
- * ~12k instructions in `tether mcp`: an extra turn of the event loop, its poll, and a write,
- * for every call (docs/performance.md).
+ * for hundreds of lines. Flushing at the end of each turn instead (setImmediate) cost
+ * `tether mcp` a pass of the event loop's check phase (~12k instructions) and a write for
+ * every call (docs/performance.md, the sixth round).
  */
 export const LOG_FLUSH_AFTER_MS = 50;
 

@@ -1,8 +1,9 @@
 /**
  * The front's log stays bounded: past its size it rotates to `.1`, `.2`, … keeping `keep`
- * files; lines are written together, after a short wait or once many are pending; every file is 0600; a link planted in its place is refused; two processes appending
- * to one file rotate it once; and `tether logs`' follower reads across a rotation without
- * losing or repeating a call.
+ * files; lines are written together, after a short wait or once many are pending; every
+ * file is 0600; a link planted in its place is refused; two processes appending to one file
+ * rotate it once; and `tether logs`' follower reads across a rotation without losing or
+ * repeating a call.
  */
 import { lstatSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,7 +76,7 @@ describe('rotating log file', () => {
     file.close();
   });
 
-  it("writes a turn's lines together, and what is pending when closed", () => {
+  it('holds lines back, and writes what is pending when closed', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tether-log-'));
     const path = join(dir, 'serve.log');
     const file = new RotatingLogFile(path);
