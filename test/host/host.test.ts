@@ -275,8 +275,8 @@ describe('Host', () => {
   // A read-only call's hash is put off only for a copy of flat arguments: a JSON Schema tool is
   // given the very object that came, and a zod one the nested values, and either may change them.
   it.each([
-    ['flat ones, the very object given to a JSON Schema tool', { text: 'a' }, (args: Record<string, unknown>) => void (args.text = 'changed')],
-    ['nested ones', { o: { text: 'a' } }, (args: Record<string, unknown>) => void ((args.o as Record<string, unknown>).text = 'changed')],
+    ['flat ones, the very object given to a JSON Schema tool', { text: 'a' }, (args: Record<string, unknown>): void => void (args.text = 'changed')],
+    ['nested ones', { o: { text: 'a' } }, (args: Record<string, unknown>): void => void ((args.o as Record<string, unknown>).text = 'changed')],
   ])('a read-only tool that changes its arguments does not make a retry of the call a conflict: %s', async (_, args, change) => {
     const host = await startHost((h) =>
       h.tool({
@@ -285,7 +285,7 @@ describe('Host', () => {
         input: { type: 'object', properties: { text: { type: 'string' }, o: { type: 'object' } } },
         annotations: { readOnlyHint: true },
         handler: (given) => {
-          change(given);
+          change(given as Record<string, unknown>);
           return 'seen';
         },
       }),
