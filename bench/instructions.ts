@@ -3,9 +3,10 @@
  * trivial tools/call executes, for `tether mcp` + bench host, the SDK relay floor + raw host,
  * the hop floor (no SDK, no checks) + raw host, and the SDK floor server. Unlike CPU time, an
  * instruction count hardly moves with what else the machine is doing, so a change of a few
- * percent shows (CPU time on these shared 2-CPU VMs moves by ±10–30% between rounds). It counts user-space instructions only: system calls
- * are the same for every bridge here (see docs/performance.md), and a cache miss counts as
- * one instruction, so it guides changes and does not replace the timed scenarios.
+ * percent shows (CPU time on these shared 2-CPU VMs moves by ±10–30% between rounds). It
+ * counts user-space instructions only: system calls are the same for every bridge here (see
+ * docs/performance.md), and a cache miss counts as one instruction, so it guides changes and
+ * does not replace the timed scenarios.
  *
  *   npm run build && node --import tsx bench/instructions.ts [--warm 12000] [--calls 2000] [--functions 25]
  *

@@ -62,11 +62,8 @@ export class RotatingLogFile {
   private pending: string[] = [];
   private pendingChars = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private readonly flushOnExit = (): void => this.flush();
-  private readonly flushLater = (): void => {
-    this.timer = undefined;
-    this.flush();
-  };
+  /** flush, bound: what the timer and the process's exit call. */
+  private readonly flushNow = (): void => this.flush();
 
   /** Opens (creating, 0600) the live file; throws if it cannot, e.g. when a link stands in its place. */
   constructor(
@@ -76,7 +73,7 @@ export class RotatingLogFile {
   ) {
     this.fd = openSync(path, APPEND_NO_FOLLOW, 0o600);
     this.size = fstatSync(this.fd).size;
-    process.on('exit', this.flushOnExit);
+    process.on('exit', this.flushNow);
   }
 
   write(line: string): void {
@@ -85,7 +82,7 @@ export class RotatingLogFile {
     this.pendingChars += line.length;
     if (this.pendingChars > LOG_FLUSH_PENDING_CHARS) this.flush();
     // Unreferenced: pending lines never keep a process alive (its exit writes them).
-    else if (this.timer === undefined) this.timer = setTimeout(this.flushLater, this.flushAfterMs).unref();
+    else if (this.timer === undefined) this.timer = setTimeout(this.flushNow, this.flushAfterMs).unref();
   }
 
   /** Writes what is pending now (also done `flushAfterMs` after a line, and at exit). */
@@ -116,7 +113,7 @@ export class RotatingLogFile {
   close(): void {
     if (this.fd < 0) return;
     this.flush();
-    process.off('exit', this.flushOnExit);
+    process.off('exit', this.flushNow);
     closeSync(this.fd);
     this.fd = -1;
   }
