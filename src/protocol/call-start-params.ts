@@ -8,14 +8,11 @@
  * gives undefined, and the schema parses it, so every refusal is the schema's own.
  */
 import { MAX_ID_CHARS, type CallStartParams } from './methods.js';
+import { isPlainObject } from './plain-object.js';
 
 type ParsedCallStart = CallStartParams & { arguments: Record<string, unknown> };
 
 const KEYS = new Set(['callId', 'tool', 'arguments', 'deadlineMs', 'attachOnly', 'agent']);
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
-}
 
 /** Plain, with no `__proto__` of its own (which the schema's copy leaves out). */
 function isPlainRecord(value: unknown): value is Record<string, unknown> {

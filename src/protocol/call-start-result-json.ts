@@ -1,14 +1,16 @@
 /**
  * The answer to calls/start with its JSON written by hand: a host sends one for every call,
  * and `JSON.stringify` of the whole response frame walked the envelope and the answer's own
- * members (fixed keys, a callId, a flag and two timestamps) on each. Only the tool's result,
- * which may be anything, goes through `JSON.stringify`; the rest is written here, and the frame
- * writer puts the envelope around it (jsonBody). The bytes are those of `JSON.stringify` of
- * the answer (test/protocol/call-start-result-json.test.ts holds them to it).
+ * members (fixed keys, a callId, a flag and two timestamps) on each. The tool's result is
+ * written from its shape when it has the common one (tool-result-json.ts), and any other goes
+ * through `JSON.stringify`; the rest is written here, and the frame writer puts the envelope
+ * around it (jsonBody). The bytes are those of `JSON.stringify` of the answer
+ * (test/protocol/call-start-result-json.test.ts holds them to it).
  */
 import { JsonParams } from './json-params.js';
 import { jsonText, quoteJson } from './json-parts.js';
 import type { CallStartResult } from './methods.js';
+import { commonToolResultJson, isCommonToolResult } from './tool-result-json.js';
 
 /** The answer's keys in the order the host builds it (outcomeOf); `attachedTo` only for an alias. */
 const KEYS = ['callId', 'result', 'replayed', 'attachedTo', 'startedAt', 'finishedAt'] as const;
@@ -23,7 +25,7 @@ export function callStartResultJson(answer: CallStartResult): CallStartResult | 
   const { callId, result, replayed, attachedTo, startedAt, finishedAt } = answer;
   if (typeof callId !== 'string' || typeof replayed !== 'boolean' || typeof startedAt !== 'number' || typeof finishedAt !== 'number') return answer;
   if (attachedTo !== undefined && typeof attachedTo !== 'string') return answer;
-  const resultJson = jsonText(result);
+  const resultJson = isCommonToolResult(result) ? commonToolResultJson(result) : jsonText(result);
   if (resultJson === undefined) return answer;
   let json = `{"callId":${quoteJson(callId)},"result":${resultJson},"replayed":${replayed}`;
   if (attachedTo !== undefined) json += `,"attachedTo":${quoteJson(attachedTo)}`;

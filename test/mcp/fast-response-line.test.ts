@@ -1,6 +1,6 @@
 /**
- * The fast path writes a plain result's response line itself (tool-result-wire.ts builds the
- * result's JSON, fast-call-transport.ts the line around it) instead of the SDK's
+ * The fast path writes a plain result's response line itself (tool-result-wire.ts has the
+ * result's JSON built, fast-call-transport.ts the line around it) instead of the SDK's
  * `JSON.stringify` of the message: the bytes must be the SDK's (`serializeMessage`:
  * `JSON.stringify(message) + '\n'`), for every result the fast path writes that way and every
  * id. Results it does not build itself (the SDK's parse reshapes them) carry no `json`.
@@ -9,6 +9,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { resultLine } from '../../src/mcp/fast-path/fast-call-transport.js';
 import { wireToolResult } from '../../src/mcp/fast-path/tool-result-wire.js';
+import { LONG_STRING_CHARS } from '../../src/protocol/json-parts.js';
+import { commonToolResults } from '../protocol/json-arbitraries.js';
 
 /** What the SDK writes for a result response. */
 const sdkLine = (id: string | number, result: unknown): string => `${JSON.stringify({ result, jsonrpc: '2.0', id })}\n`;
@@ -19,7 +21,6 @@ const text = fc.oneof(
   fc.string({ unit: fc.constantFrom('"', '\\', '\n', '\u0000', '\u001f', '\u2028', '\ud800', '\udfff', 'é', '😀', 'a', '/'), maxLength: 20 }),
   fc.constant(''),
 );
-const textItem = text.map((t) => ({ type: 'text', text: t }));
 // As parsed from the host's JSON: a plain object (a `__proto__` key is left to the SDK's parse).
 const structured = fc
   .dictionary(
@@ -31,21 +32,7 @@ const structured = fc
 const id = fc.oneof(fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }), text);
 
 /** Results of the common shape: keys in the schema's order, each maybe absent or undefined. */
-const commonResult = fc
-  .record(
-    {
-      content: fc.array(textItem, { maxLength: 4 }),
-      structuredContent: fc.option(structured, { nil: undefined }),
-      isError: fc.option(fc.boolean(), { nil: undefined }),
-    },
-    { requiredKeys: ['content'] },
-  )
-  .map((r) => {
-    // fc.record writes keys in the order given: content, structuredContent, isError.
-    const ordered: Record<string, unknown> = {};
-    for (const key of ['content', 'structuredContent', 'isError']) if (key in r) ordered[key] = (r as Record<string, unknown>)[key];
-    return ordered;
-  });
+const commonResult = commonToolResults(text, structured);
 
 describe('the fast path’s own response line', () => {
   it('is the SDK’s line for every result of the common shape and every id', () => {
@@ -75,6 +62,15 @@ describe('the fast path’s own response line', () => {
     for (const result of reshaped) {
       const wire = wireToolResult(result as never);
       expect(wire.ok && wire.json).toBeFalsy();
+    }
+  });
+
+  it('is not built for a result that holds a long string: the SDK writes it whole, unparsed', () => {
+    const long = 'é'.repeat(LONG_STRING_CHARS);
+    for (const result of [{ content: [{ type: 'text', text: long }] }, { content: [], structuredContent: { nested: [long] } }]) {
+      const wire = wireToolResult(result as never);
+      expect(wire.ok && wire.json).toBeUndefined();
+      expect(wire.ok && wire.value).toBe(result);
     }
   });
 

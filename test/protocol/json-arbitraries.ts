@@ -31,3 +31,28 @@ export function expectJsonOrUnchanged(made: unknown, sent: unknown): void {
     expect(made.value).toBe(sent);
   } else expect(made).toBe(sent);
 }
+
+/**
+ * Tool results of the common shape (tool-result-json.ts) from the given texts and structured
+ * contents: their keys in the MCP schema's order, each optional one absent, undefined or set.
+ */
+export function commonToolResults(text: fc.Arbitrary<string>, structured: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<Record<string, unknown>> {
+  return fc
+    .record(
+      {
+        content: fc.array(
+          text.map((t) => ({ type: 'text', text: t })),
+          { maxLength: 4 },
+        ),
+        structuredContent: fc.option(structured, { nil: undefined }),
+        isError: fc.option(fc.boolean(), { nil: undefined }),
+      },
+      { requiredKeys: ['content'] },
+    )
+    .map((result) => {
+      // fc.record writes the keys it sets in the order given, but an order of our own is what is tested.
+      const ordered: Record<string, unknown> = {};
+      for (const key of ['content', 'structuredContent', 'isError']) if (key in result) ordered[key] = (result as Record<string, unknown>)[key];
+      return ordered;
+    });
+}

@@ -5,6 +5,7 @@
  * the line goes to the SDK as it came, so the SDK's exact answers (and errors) stay its own.
  */
 import type { RequestId } from '@modelcontextprotocol/server';
+import { isPlainObject } from '../../protocol/plain-object.js';
 
 export interface FastCallRequest {
   id: RequestId;
@@ -22,10 +23,6 @@ const CANCELLED = Buffer.from('"notifications/cancelled"');
 
 /** Keys of `_meta` the fast path leaves to the SDK: the protocol's own (envelopes, related tasks). */
 const PROTOCOL_META_PREFIX = 'io.modelcontextprotocol/';
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
-}
 
 function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
