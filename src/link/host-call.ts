@@ -48,9 +48,10 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
   let maybeSent = false;
   try {
     for (;;) {
-      let rpc: RpcConnection;
+      // Connected already, as for almost every call: no wait, and no promise to wait on.
+      let rpc = link.openConnection();
       try {
-        rpc = await link.connection(options.waitMs, patience.signal);
+        rpc ??= await link.connection(options.waitMs, patience.signal);
       } catch (error) {
         throw unreachable(params, options, maybeSent, error);
       }

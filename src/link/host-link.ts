@@ -133,12 +133,21 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
    * under way when the wait ends is an editor being reached, not one that is away: it may end
    * first (within its connect timeout), so that a wait of 0 still reaches a running editor.
    */
+  /**
+   * The connection, if the link is authenticated now: what connection() would return at once,
+   * without the turn of the microtask queue its promise costs (every call asks).
+   */
+  openConnection(): RpcConnection | undefined {
+    return this.currentState === 'authenticated' && this.rpc?.isOpen ? this.rpc : undefined;
+  }
+
   async connection(waitMs: number, signal?: AbortSignal): Promise<RpcConnection> {
     const deadline = Date.now() + waitMs;
     let attemptAwaited = false;
     for (;;) {
       if (this.currentState === 'closed') throw new TetherError('CONNECTION_CLOSED', 'The link to the editor was closed.');
-      if (this.currentState === 'authenticated' && this.rpc?.isOpen) return this.rpc;
+      const open = this.openConnection();
+      if (open) return open;
       if (this.evictedFrom && this.lastError) throw this.lastError;
       // No editor is coming: waiting would only delay what to do about it.
       if (this.currentState === 'lost' && this.nothingToWaitFor()) throw this.lastError as TetherError;

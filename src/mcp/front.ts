@@ -268,7 +268,9 @@ export class Front {
    */
   async call(tool: ToolDescriptor, args: Record<string, unknown>, options: CallOptions): Promise<CallOutcome> {
     const outcome = await this.calls.call(tool, args, options);
-    await this.catalog.settled();
+    // Asked first: most calls reload nothing, and awaiting a settled catalog still costs a
+    // turn of the microtask queue.
+    if (this.catalog.isRefreshing) await this.catalog.settled();
     return outcome;
   }
 

@@ -91,6 +91,11 @@ export class HostCatalog extends EventEmitter<HostCatalogEvents> {
     return this.refreshed;
   }
 
+  /** Whether a refresh is in progress (settled() would wait for it). */
+  get isRefreshing(): boolean {
+    return this.refreshing !== undefined;
+  }
+
   /** Waits for a refresh in progress, if any (whether it reached the host or not). */
   async settled(): Promise<void> {
     while (this.refreshing) await this.refreshing.catch(() => undefined);

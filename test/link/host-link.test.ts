@@ -115,7 +115,12 @@ describe('HostLink against a real Host', () => {
     // A fresh link: its first attempt is under way, and a wait of 0 lets it end.
     const link = makeLink(ws).start();
     expect(link.state).toBe('connecting');
-    expect((await link.connection(0)).isOpen).toBe(true);
+    // Not yet authenticated: there is no connection to have without waiting.
+    expect(link.openConnection()).toBeUndefined();
+    const rpc = await link.connection(0);
+    expect(rpc.isOpen).toBe(true);
+    // Authenticated: the same connection, without a promise.
+    expect(link.openConnection()).toBe(rpc);
   });
 
   it('a closed link refuses requests with CONNECTION_CLOSED and the host sees it hang up', async () => {
@@ -125,8 +130,10 @@ describe('HostLink against a real Host', () => {
     const connected = nextConnected(link);
     link.start();
     await connected;
+    expect(link.openConnection()?.isOpen).toBe(true);
     link.close();
     expect(link.state).toBe('closed');
+    expect(link.openConnection()).toBeUndefined();
     await expect(link.request(METHODS.toolsList, undefined, 1_000)).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
     await expect.poll(() => host.connectionCount).toBe(0);
   });

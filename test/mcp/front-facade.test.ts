@@ -20,8 +20,16 @@ afterEach(async () => {
 const ECHO = { name: 'echo', description: 'Says what it is told', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } };
 const SHOUT = { ...ECHO, name: 'shout', description: 'Says it louder' };
 
+/** What a test may do as the fake editor is asked: before it lists its tools, and as a call starts. */
+interface EditorHooks {
+  /** Its tools/list answer waits for this. */
+  listing?(): Promise<void>;
+  /** Called as a calls/start arrives, before it is answered. */
+  calling?(connection: FakeConnection): void;
+}
+
 /** A fake editor with `tools()` as its tool list, whose echo answers with the text it is given. */
-async function fakeEditor(tools: () => unknown[]): Promise<{ front: Front; connection: Promise<FakeConnection> }> {
+async function fakeEditor(tools: () => unknown[], hooks: EditorHooks = {}): Promise<{ front: Front; connection: Promise<FakeConnection> }> {
   const { dir, remove } = tempDir('tether-facade-');
   cleanups.push(remove);
   const project = join(dir, 'project');
@@ -32,8 +40,9 @@ async function fakeEditor(tools: () => unknown[]): Promise<{ front: Front; conne
     FakeHost.answerHello((message, connection) => {
       if (!isRequest(message)) return;
       const params = message.params as { callId?: string; arguments?: { text?: string } } | undefined;
-      if (message.method === 'tools/list') answer(connection, message, { tools: tools() });
+      if (message.method === 'tools/list') void (hooks.listing?.() ?? Promise.resolve()).then(() => answer(connection, message, { tools: tools() }));
       else if (message.method === 'calls/start') {
+        hooks.calling?.(connection);
         const result = { content: [{ type: 'text', text: params?.arguments?.text ?? '' }] };
         answer(connection, message, { callId: params?.callId, result, replayed: false, startedAt: Date.now(), finishedAt: Date.now() });
       } else if (message.method === 'resources/list') answer(connection, message, { resources: [] });
@@ -93,6 +102,37 @@ describe('Front.attach', () => {
     await changed.promise;
     expect(heard).toEqual([['echo'], ['echo', 'shout']]);
     expect(heardByDetached).toBe(1);
+  });
+});
+
+describe('Front.call', () => {
+  it("answers a call that changed the editor's tools once the mirror has them, so that a tools/list right after it is current", async () => {
+    let tools = [ECHO];
+    const listAsked = deferred();
+    const listAnswered = deferred();
+    let changedByCall = false;
+    const { front } = await fakeEditor(() => tools, {
+      listing: () => (changedByCall ? (listAsked.resolve(), listAnswered.promise) : Promise.resolve()),
+      calling: (connection) => {
+        // As a compile does: the tools change, and the editor says so before it answers.
+        tools = [ECHO, SHOUT];
+        changedByCall = true;
+        connection.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+      },
+    });
+    front.start();
+    await front.ready();
+    let answered = false;
+    const call = front.call(front.tool('echo')!, { text: 'hi' }, {}).then((outcome) => ((answered = true), outcome));
+    await listAsked.promise;
+    // A request sent after the call's answer came on the same connection, answered: the
+    // front has read the call's answer, and every turn of work it started has run.
+    await front.request('resources/list', {});
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answered).toBe(false);
+    listAnswered.resolve();
+    expect((await call).result).toMatchObject({ content: [{ type: 'text', text: 'hi' }] });
+    expect(front.tools.map((tool) => tool.name)).toEqual(['echo', 'shout']);
   });
 });
 
