@@ -129,11 +129,6 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
   }
 
   /**
-   * The authenticated connection, waiting up to `waitMs` for an editor that is away. An attempt
-   * under way when the wait ends is an editor being reached, not one that is away: it may end
-   * first (within its connect timeout), so that a wait of 0 still reaches a running editor.
-   */
-  /**
    * The connection, if the link is authenticated now: what connection() would return at once,
    * without the turn of the microtask queue its promise costs (every call asks).
    */
@@ -141,6 +136,11 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
     return this.currentState === 'authenticated' && this.rpc?.isOpen ? this.rpc : undefined;
   }
 
+  /**
+   * The authenticated connection, waiting up to `waitMs` for an editor that is away. An attempt
+   * under way when the wait ends is an editor being reached, not one that is away: it may end
+   * first (within its connect timeout), so that a wait of 0 still reaches a running editor.
+   */
   async connection(waitMs: number, signal?: AbortSignal): Promise<RpcConnection> {
     const deadline = Date.now() + waitMs;
     let attemptAwaited = false;

@@ -40,7 +40,8 @@ async function fakeEditor(tools: () => unknown[], hooks: EditorHooks = {}): Prom
     FakeHost.answerHello((message, connection) => {
       if (!isRequest(message)) return;
       const params = message.params as { callId?: string; arguments?: { text?: string } } | undefined;
-      if (message.method === 'tools/list') void (hooks.listing?.() ?? Promise.resolve()).then(() => answer(connection, message, { tools: tools() }));
+      if (message.method === 'tools/list' && hooks.listing) void hooks.listing().then(() => answer(connection, message, { tools: tools() }));
+      else if (message.method === 'tools/list') answer(connection, message, { tools: tools() });
       else if (message.method === 'calls/start') {
         hooks.calling?.(connection);
         const result = { content: [{ type: 'text', text: params?.arguments?.text ?? '' }] };
