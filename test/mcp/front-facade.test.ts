@@ -126,8 +126,9 @@ describe('Front.call', () => {
     let answered = false;
     const call = front.call(front.tool('echo')!, { text: 'hi' }, {}).then((outcome) => ((answered = true), outcome));
     await listAsked.promise;
-    // A request sent after the call's answer came on the same connection, answered: the
-    // front has read the call's answer, and every turn of work it started has run.
+    // The editor answered the call before this request, on the same connection: once this
+    // answer is in, the front has read the call's, and after setImmediate every turn of
+    // work that answer started has run.
     await front.request('resources/list', {});
     await new Promise((resolve) => setImmediate(resolve));
     expect(answered).toBe(false);
