@@ -17,7 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { buildHelpers, helper } from './lib/build.js';
-import { call, connectStdio, tetherMcpArgs, type StdioSession } from './lib/mcp.js';
+import { connectStdio, echoUntil, tetherMcpArgs, type StdioSession } from './lib/mcp.js';
 import { createWorkspace, killAll, removeWorkspaces } from './lib/procs.js';
 import { startBenchHost, startRawTcpHost } from './lib/setup.js';
 
@@ -80,26 +80,12 @@ interface Side {
   clientsMs: number;
 }
 
-/** Every client calls until `until` says stop; returns the calls made. */
-async function drive(side: Side, until: (clientCalls: number, now: number) => boolean): Promise<number> {
-  let calls = 0;
-  await Promise.all(
-    side.sessions.map(async (session) => {
-      for (let mine = 0; !until(mine, performance.now()); mine++) {
-        await call(session.client, 'echo', { text: 'ping' });
-        calls++;
-      }
-    }),
-  );
-  return calls;
-}
-
 async function measureWindow(side: Side): Promise<void> {
   const serverPids = side.sessions.map((s) => s.pid);
   const hostPids = side.hostPid === undefined ? [] : [side.hostPid];
   const [servers, host, clients, start] = [usageOfAll(serverPids), usageOfAll(hostPids), process.cpuUsage(), performance.now()];
   const end = start + WINDOW_MS;
-  side.calls += await drive(side, (_mine, now) => now >= end);
+  side.calls += await echoUntil(side.sessions, (_mine, now) => now >= end);
   side.seconds += (performance.now() - start) / 1000;
   const clientsUsed = process.cpuUsage(clients);
   side.clientsMs += (clientsUsed.user + clientsUsed.system) / 1000;
@@ -135,7 +121,7 @@ async function main(): Promise<void> {
   ];
   try {
     process.stderr.write(`[cpu-split] ${CLIENTS} client(s) a side: ${WARM_CALLS} calls each to warm up, then ${ROUNDS} rounds of ${WINDOW_MS / 1000} s windows\n`);
-    for (const side of sides) await drive(side, (mine) => mine >= WARM_CALLS);
+    for (const side of sides) await echoUntil(side.sessions, (mine) => mine >= WARM_CALLS);
     for (let round = 0; round < ROUNDS; round++) for (const side of round % 2 === 0 ? sides : [...sides].reverse()) await measureWindow(side);
     const floor = sides[1] as Side;
     const rate = (side: Side): number => side.calls / side.seconds;

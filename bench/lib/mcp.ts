@@ -1,6 +1,7 @@
 /** SDK v2 clients for the benchmark: stdio (spawning a server) and Streamable HTTP. */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { TETHER_BIN, trackPid, untrackPid, type Workspace } from './procs.js';
@@ -63,4 +64,21 @@ export async function call(client: Client, name: string, args: Record<string, un
   const result = (await client.callTool({ name, arguments: args }, { timeout: timeoutMs })) as ToolCallResult;
   if (result.isError) throw new Error(`${name} failed: ${result.content?.[0]?.text ?? JSON.stringify(result)}`);
   return result;
+}
+
+/**
+ * Each session makes echo calls, one in flight, until `until` says stop (asked before each
+ * call, with that session's count so far and the time); returns the calls made in all.
+ */
+export async function echoUntil(sessions: StdioSession[], until: (sessionCalls: number, now: number) => boolean): Promise<number> {
+  let calls = 0;
+  await Promise.all(
+    sessions.map(async (session) => {
+      for (let mine = 0; !until(mine, performance.now()); mine++) {
+        await call(session.client, 'echo', { text: 'ping' });
+        calls++;
+      }
+    }),
+  );
+  return calls;
 }

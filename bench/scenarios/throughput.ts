@@ -13,7 +13,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { helper } from '../lib/build.js';
-import { call, connectStdio, tetherMcpArgs, type StdioSession } from '../lib/mcp.js';
+import { connectStdio, echoUntil, tetherMcpArgs, type StdioSession } from '../lib/mcp.js';
 import { createWorkspace, node } from '../lib/procs.js';
 import { entry, type Context, type Entry } from '../lib/results.js';
 import { HOP_FLOOR, startBenchHost, startRawTcpHost } from '../lib/setup.js';
@@ -50,16 +50,8 @@ async function openClients(count: number, args: string[], env: Record<string, st
  * call, with that client's count so far); returns the calls made and the seconds it took.
  */
 async function drive(side: Side, until: (clientCalls: number, now: number) => boolean): Promise<Run> {
-  let calls = 0;
   const start = performance.now();
-  await Promise.all(
-    side.sessions.map(async (s) => {
-      for (let mine = 0; !until(mine, performance.now()); mine++) {
-        await call(s.client, 'echo', { text: 'ping' });
-        calls++;
-      }
-    }),
-  );
+  const calls = await echoUntil(side.sessions, until);
   return { calls, seconds: (performance.now() - start) / 1000 };
 }
 
