@@ -186,6 +186,7 @@ export class CallManager {
     this.executor.pause();
     this.grace.dispose();
     this.heartbeat.stop();
+    this.runner.dispose();
   }
 
   /** The requeued calls may run: their requesters are back (or had their chance). */

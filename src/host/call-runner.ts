@@ -66,6 +66,11 @@ export class CallRunner {
     finish(call, result, undefined);
   }
 
+  /** The host is closing: the deadline timer lets go once no call is running (deadline-timer.ts). */
+  dispose(): void {
+    this.deadlines.dispose();
+  }
+
   private deadlineMsOf(call: LiveCall): number {
     return call.entry.deadlineMs ?? this.options.defaultDeadlineMs;
   }

@@ -5,6 +5,8 @@
  * earliest. It is left armed when calls end before their deadline (disarming and arming
  * again would cost, for calls one after another, what one timer per call cost): it fires
  * about once per deadline period, finds what is due, and is armed again for the next one.
+ * Once its owner is disposed (the host closed), it is released as soon as nothing is due:
+ * armed, it would hold the owner, and a closed host's whole journal, until it fired.
  */
 import { performance } from 'node:perf_hooks';
 
@@ -17,6 +19,7 @@ export class DeadlineTimer<Item> {
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** When the armed timer fires; +Infinity while none is armed. */
   private armedFor = Number.POSITIVE_INFINITY;
+  private disposed = false;
 
   constructor(
     /** Called once for an item whose deadline passed before it was cleared. */
@@ -40,6 +43,16 @@ export class DeadlineTimer<Item> {
   /** The item ended before its deadline. */
   clear(item: Item): void {
     this.due.delete(item);
+    if (this.disposed && this.due.size === 0) this.disarm();
+  }
+
+  /**
+   * The owner is done: the timer is disarmed now if nothing is due, else once the last item
+   * is cleared. Deadlines still pending keep their timer: a call still running keeps its own.
+   */
+  dispose(): void {
+    this.disposed = true;
+    if (this.due.size === 0) this.disarm();
   }
 
   private arm(at: number): void {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DeadlineTimer, MAX_TIMER_MS } from '../../src/host/deadline-timer.js';
 import { Host } from '../../src/host/index.js';
+import { fullCollection } from '../../src/http/memory-reclaimer.js';
 import { connectToHost } from '../../src/link/host-client.js';
 import { METHODS } from '../../src/protocol/index.js';
 
@@ -91,6 +92,28 @@ describe('DeadlineTimer', () => {
     expect(expired).toEqual(['long']);
   });
 
+  it('once disposed, lets go of its timer when nothing is due, and keeps it for a deadline still pending', () => {
+    const { timer, expired } = fakeTimer();
+    timer.set('ended', 60_000);
+    timer.clear('ended');
+    // Left armed while its owner serves (see the second case)...
+    expect(vi.getTimerCount()).toBe(1);
+    timer.set('running', 100);
+    timer.dispose();
+    // ...but a deadline still pending keeps it after dispose, and is still enforced.
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(100);
+    expect(expired).toEqual(['running']);
+    timer.set('last', 200);
+    timer.clear('last');
+    expect(vi.getTimerCount()).toBe(0);
+    const idle = new DeadlineTimer<string>(() => undefined);
+    idle.set('ended', 60_000);
+    idle.clear('ended');
+    idle.dispose();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('an expiry that throws keeps none of the others from theirs', () => {
     const { timer, expired } = fakeTimer();
     const thrown: unknown[] = [];
@@ -118,6 +141,32 @@ describe('DeadlineTimer', () => {
 });
 
 describe('deadlines through a host', () => {
+  it('lets go of a closed host: the timer its calls armed holds neither it nor its journal', async () => {
+    // A call arms the timer for the default deadline (10 minutes) and leaves it armed when it
+    // ends. Armed past the close, it held the host and its journal that long: a sandbox
+    // editor reloading every minute or so kept ten old hosts, each with its finished calls.
+    const released = await (async () => {
+      const home = mkdtempSync(join(tmpdir(), 'tether-deadline-'));
+      const host = new Host({ kind: 'test', name: 'Test', version: '1.0.0', projectPath: home, recordsDir: join(home, 'hosts') });
+      host.tool({ name: 'echo', description: 'Answers at once', annotations: { readOnlyHint: true }, handler: () => 'pong' });
+      await host.start();
+      const { rpc } = await connectToHost({ port: host.port as number, token: host.token });
+      await rpc.request(METHODS.callStart, { callId: 'c-1', tool: 'echo' });
+      rpc.close();
+      await host.close();
+      return new WeakRef(host);
+    })();
+    const collect = fullCollection();
+    expect(collect).toBeDefined();
+    // The sockets' close callbacks take a few turns of the event loop to let go of the host.
+    let turns = 0;
+    for (; turns < 200 && released.deref() !== undefined; turns++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      collect!();
+    }
+    expect(released.deref()).toBeUndefined();
+  });
+
   it('cancels a call past its deadline with DEADLINE_EXCEEDED, while a call beside it with a later one finishes', async () => {
     const home = mkdtempSync(join(tmpdir(), 'tether-deadline-'));
     const host = new Host({ kind: 'test', name: 'Test', version: '1.0.0', projectPath: home, recordsDir: join(home, 'hosts') });
