@@ -7,6 +7,7 @@ import { TetherError } from '../protocol/errors.js';
 import { UnsafeDirectoryError } from '../discovery/secure-file.js';
 import { CLIENTS } from './clients/registry.js';
 import { ExitError } from './exit-error.js';
+import { exitWhenFlushed } from './flushed-exit.js';
 import { EXIT_CODES, helpFooter } from './exit-codes.js';
 import { packageVersion } from './package-root.js';
 
@@ -359,16 +360,16 @@ for (const command of undocumented(program)) {
 
 program.parseAsync().catch((error: unknown) => {
   // Commander has said what was wrong (or shown the help or version) already.
-  if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : USAGE_EXIT_CODE);
+  if (error instanceof CommanderError) return exitWhenFlushed(error.exitCode === 0 ? 0 : USAGE_EXIT_CODE);
   if (error instanceof ExitError) {
     process.stderr.write(`tether: ${error.message}\n`);
-    process.exit(error.exitCode);
+    return exitWhenFlushed(error.exitCode);
   }
   // A typed error says what happened and what to do: it is a failure to report, not a bug.
   if (error instanceof TetherError || error instanceof UnsafeDirectoryError) {
     process.stderr.write(`tether: ${error.message} [${error.code}]\n`);
-    process.exit(EXIT_CODES.failed);
+    return exitWhenFlushed(EXIT_CODES.failed);
   }
   process.stderr.write(`tether: unexpected error (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(EXIT_CODES.unexpected);
+  exitWhenFlushed(EXIT_CODES.unexpected);
 });
