@@ -20,6 +20,6 @@ export async function callOk<T>(workspace: Workspace, tool: string, args: Record
 export async function callFails(workspace: Workspace, tool: string, args: Record<string, unknown>, code: string): Promise<string> {
   const run = await callTool(workspace, tool, args);
   expect(run.code, run.stdout).toBe(1);
-  expect(run.stderr).toContain(`[${code}]`);
+  expect(run.stderr, `stdout: ${run.stdout}`).toContain(`[${code}]`);
   return run.stderr;
 }
