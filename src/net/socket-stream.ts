@@ -78,8 +78,11 @@ export class SocketByteStream implements ByteStream {
     this.ended = true;
     if (this.socket.destroyed) return;
     this.socket.end();
-    // A peer that never reads must not keep the socket (and the process) alive forever.
-    setTimeout(() => this.socket.destroy(), 2_000).unref();
+    // A peer that never reads must not keep the socket (and the process) alive forever. The
+    // timer goes with the socket: left to run, it would hold the stream, and through it the
+    // connection's owner (a closed host), for its two seconds.
+    const destroyLater = setTimeout(() => this.socket.destroy(), 2_000).unref();
+    this.socket.once('close', () => clearTimeout(destroyLater));
   }
 
   /** Immediately tears the socket down, discarding unsent data. */

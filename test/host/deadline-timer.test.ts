@@ -141,10 +141,12 @@ describe('DeadlineTimer', () => {
 });
 
 describe('deadlines through a host', () => {
-  it('lets go of a closed host: the timer its calls armed holds neither it nor its journal', async () => {
-    // A call arms the timer for the default deadline (10 minutes) and leaves it armed when it
-    // ends. Armed past the close, it held the host and its journal that long: a sandbox
-    // editor reloading every minute or so kept ten old hosts, each with its finished calls.
+  it('lets go of a closed host: no timer armed by its calls or its connections holds it, or its journal', async () => {
+    // A call arms the deadline timer for the default deadline (10 minutes) and leaves it armed
+    // when it ends. Armed past the close, it held the host and its journal that long: a
+    // sandbox editor reloading every minute or so kept ten old hosts, each with its finished
+    // calls. The socket a closing host ends arms a timer to destroy it should it linger (2 s),
+    // which held the host too until it ran, even once the socket had closed.
     const released = await (async () => {
       const home = mkdtempSync(join(tmpdir(), 'tether-deadline-'));
       const host = new Host({ kind: 'test', name: 'Test', version: '1.0.0', projectPath: home, recordsDir: join(home, 'hosts') });
@@ -152,15 +154,15 @@ describe('deadlines through a host', () => {
       await host.start();
       const { rpc } = await connectToHost({ port: host.port as number, token: host.token });
       await rpc.request(METHODS.callStart, { callId: 'c-1', tool: 'echo' });
-      rpc.close();
+      // The host closes first, so that it is the one ending the connection, as on a reload.
       await host.close();
+      rpc.close();
       return new WeakRef(host);
     })();
     const collect = fullCollection();
     expect(collect).toBeDefined();
     // The sockets' close callbacks take a few turns of the event loop to let go of the host.
-    let turns = 0;
-    for (; turns < 200 && released.deref() !== undefined; turns++) {
+    for (let turns = 0; turns < 100 && released.deref() !== undefined; turns++) {
       await new Promise((resolve) => setImmediate(resolve));
       collect!();
     }
