@@ -4,15 +4,15 @@
  * queued: a script or an agent reading `tether call` through a pipe could get the exit code
  * without the message that explains it.
  */
-import type { Writable } from 'node:stream';
 
 /** Past this, a reader that does not read keeps the process no longer, and what is left is dropped. */
 const FLUSH_CAP_MS = 2_000;
 
-/** Exits with `code` once everything written to `streams` (stdout and stderr) has been handed to the system. */
-export function exitWhenFlushed(code: number, streams: Writable[] = [process.stdout, process.stderr]): void {
+/** Exits with `code` once everything written to stdout and stderr has been handed to the system. */
+export function exitWhenFlushed(code: number): void {
   process.exitCode = code;
   setTimeout(() => process.exit(code), FLUSH_CAP_MS).unref();
+  const streams = [process.stdout, process.stderr];
   let waiting = streams.length;
   const flushed = (): void => {
     if (--waiting === 0) process.exit(code);
