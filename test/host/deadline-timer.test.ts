@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DeadlineTimer, MAX_TIMER_MS } from '../../src/host/deadline-timer.js';
 import { Host } from '../../src/host/index.js';
-import { fullCollection } from '../../src/http/memory-reclaimer.js';
 import { connectToHost } from '../../src/link/host-client.js';
 import { METHODS } from '../../src/protocol/index.js';
+import { collected } from '../helpers/garbage.js';
 
 afterEach(() => {
   // The spies first: restored after, they would put the fake setTimeout back.
@@ -159,14 +159,7 @@ describe('deadlines through a host', () => {
       rpc.close();
       return new WeakRef(host);
     })();
-    const collect = fullCollection();
-    expect(collect).toBeDefined();
-    // The sockets' close callbacks take a few turns of the event loop to let go of the host.
-    for (let turns = 0; turns < 100 && released.deref() !== undefined; turns++) {
-      await new Promise((resolve) => setImmediate(resolve));
-      collect!();
-    }
-    expect(released.deref()).toBeUndefined();
+    expect(await collected(released)).toBe(true);
   });
 
   it('cancels a call past its deadline with DEADLINE_EXCEEDED, while a call beside it with a later one finishes', async () => {
