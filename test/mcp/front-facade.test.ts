@@ -40,9 +40,12 @@ async function fakeEditor(tools: () => unknown[], hooks: EditorHooks = {}): Prom
     FakeHost.answerHello((message, connection) => {
       if (!isRequest(message)) return;
       const params = message.params as { callId?: string; arguments?: { text?: string } } | undefined;
-      if (message.method === 'tools/list' && hooks.listing) void hooks.listing().then(() => answer(connection, message, { tools: tools() }));
-      else if (message.method === 'tools/list') answer(connection, message, { tools: tools() });
-      else if (message.method === 'calls/start') {
+      if (message.method === 'tools/list') {
+        const list = (): void => answer(connection, message, { tools: tools() });
+        // Answered at once unless a test holds it.
+        if (hooks.listing) void hooks.listing().then(list);
+        else list();
+      } else if (message.method === 'calls/start') {
         hooks.calling?.(connection);
         const result = { content: [{ type: 'text', text: params?.arguments?.text ?? '' }] };
         answer(connection, message, { callId: params?.callId, result, replayed: false, startedAt: Date.now(), finishedAt: Date.now() });
