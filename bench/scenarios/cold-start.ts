@@ -32,9 +32,12 @@ function runNode(args: string[]): Promise<{ ms: number; stdout: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    let ms = 0;
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.once('error', reject);
-    child.once('exit', () => resolve({ ms: performance.now() - start, stdout }));
+    // Timed to its exit; resolved once its stdout is all read, which 'exit' does not promise.
+    child.once('exit', () => (ms = performance.now() - start));
+    child.once('close', () => resolve({ ms, stdout }));
   });
 }
 

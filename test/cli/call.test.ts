@@ -52,9 +52,10 @@ describe('tether call', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.stdout.once('data', () => child.stdout.destroy()); // as `head -c 10` does
-    const [code] = (await once(child, 'exit')) as [number | null];
+    // 'close', not 'exit': an EPIPE message must have been read before we look for it.
+    const [code] = (await once(child, 'close')) as [number | null];
     expect(stderr).not.toContain('EPIPE');
     expect(code, stderr).toBe(0);
   });

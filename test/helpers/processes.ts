@@ -55,7 +55,9 @@ export class ChildWithLines {
     // A write racing the process's exit is not the test's failure.
     this.child.stdin?.on('error', () => undefined);
     started.add(this);
-    this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+    // 'close', not 'exit': Node may emit 'exit' before the last of the child's output is read
+    // from its pipes, and a test that reads lines or stderr after `exited` must see all of it.
+    this.exited = new Promise((resolve) => this.child.once('close', (code) => resolve(code)));
     void this.exited.then(() => started.delete(this));
     const collect = (lines: string[], waiters: LineWaiter[]) => (line: string) => {
       lines.push(line);
@@ -68,8 +70,9 @@ export class ChildWithLines {
     };
     createInterface({ input: this.child.stdout! }).on('line', collect(this.lines, this.waiters));
     createInterface({ input: this.child.stderr! }).on('line', collect(this.stderrLines, this.stderrWaiters));
-    this.child.stderr!.on('data', (chunk: Buffer) => {
-      this.stderr += chunk.toString();
+    this.child.stderr!.setEncoding('utf8');
+    this.child.stderr!.on('data', (chunk: string) => {
+      this.stderr += chunk;
     });
   }
 
@@ -198,14 +201,17 @@ export function runToExit(command: string, args: string[], options: { env: NodeJ
   children.add(child);
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // Decoded as a stream, so a character split between two chunks stays whole.
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       void stopChild(child);
       reject(new Error(`${command} ${args.join(' ')} did not exit within ${timeoutMs} ms; stdout: ${stdout}\nstderr: ${stderr}`));
     }, timeoutMs);
-    child.once('exit', (code) => {
+    // 'close', not 'exit': Node may emit 'exit' before the child's last output has been read
+    // from its pipes (a refused call's one stderr line went missing that way under CI load).
+    child.once('close', (code) => {
       clearTimeout(timer);
       children.delete(child);
       resolve({ code, stdout, stderr });

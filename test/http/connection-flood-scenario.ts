@@ -258,9 +258,10 @@ function attack(options: { port: number; host: string; count: number; holdMs: nu
   const child = spawn(process.execPath, ['-e', ATTACKER, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'pipe'] });
   attackers.add(child);
   let err = '';
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
   const lines = createInterface({ input: child.stdout! });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close', not 'exit': an attacker's last line ("done") may still be in its pipe at 'exit'.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   void exited.then(() => attackers.delete(child));
   const line = (event: string) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {

@@ -316,7 +316,8 @@ describe('tether mcp over stdio', () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
     const child = spawn(process.execPath, [TETHER_BIN, 'mcp', '--project', workspace.project], { env: workspace.env, stdio: ['pipe', 'pipe', 'pipe'] });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    // 'close', not 'exit', so the stdout checked below has all been read.
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
     const stdout: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
