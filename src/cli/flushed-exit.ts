@@ -2,7 +2,8 @@
  * Ending the process without losing what it wrote last. On POSIX a write to a pipe is
  * asynchronous (Node's "A note on process I/O"), and process.exit() drops whatever is still
  * queued: a script or an agent reading `tether call` through a pipe could get the exit code
- * without the message that explains it.
+ * without the message that explains it, and an MCP client that closed `tether mcp`'s stdin
+ * the end of an answer it was still reading.
  */
 
 /** Past this, a reader that does not read keeps the process no longer, and what is left is dropped. */

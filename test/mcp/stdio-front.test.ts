@@ -3,6 +3,7 @@
  * sandbox editor, side effects counted on disk.
  */
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { chmodSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
@@ -329,6 +330,58 @@ describe('tether mcp over stdio', () => {
     // stdout carried protocol only: every line is a JSON-RPC message.
     for (const line of Buffer.concat(stdout).toString().split('\n').filter(Boolean)) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
     expect(() => process.kill(child.pid!, 0)).toThrow();
+  });
+
+  it('hands its client the whole of an answer it wrote before stdin closed, then exits', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace);
+    const child = spawn(process.execPath, [TETHER_BIN, 'mcp', '--project', workspace.project, '--log-level', 'info'], { env: workspace.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const request = (message: Record<string, unknown>) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    request({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    request({ method: 'notifications/initialized' });
+    const stdout: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    await waitForStreamLine(
+      child.stdout,
+      () => Buffer.concat(stdout).toString(),
+      (line) => line.includes('"id":1'),
+    );
+    // An answer of megabytes: the pipe takes 64 KiB of it, the rest waits in `tether mcp` for
+    // the client to read. The client closes stdin as the answer begins and stops reading until
+    // `tether mcp` has either exited (and lost the rest) or said it waits for the client.
+    request({ id: 2, method: 'tools/call', params: { name: 'screenshot', arguments: { width: 2048, height: 2048 } } });
+    const before = Buffer.concat(stdout).length;
+    await new Promise<void>((resolve) => {
+      // The answer has begun when a line of over 4 KiB has come in part: no notification is so long.
+      const begun = (): void => {
+        const unfinished = Buffer.concat(stdout).subarray(before).toString().split('\n').at(-1)!;
+        if (unfinished.length < 4096) return;
+        child.stdout.off('data', begun);
+        resolve();
+      };
+      child.stdout.on('data', begun);
+    });
+    child.stdout.pause();
+    child.stdin.end();
+    await Promise.race([
+      once(child, 'exit'),
+      waitForStreamLine(
+        child.stderr,
+        () => stderr,
+        (line) => line.includes('has read what was written'),
+      ),
+    ]);
+    child.stdout.resume();
+    expect(await exited).toBe(0);
+    const written = Buffer.concat(stdout).subarray(before).toString().split('\n');
+    // Whole lines only, the answer among them.
+    expect(written.at(-1)).toBe('');
+    const answer = written.map((line) => (line ? (JSON.parse(line) as { id?: number; result?: { content: Array<{ type: string; data: string }> } }) : {})).find((message) => message.id === 2)!;
+    const png = PNG.sync.read(Buffer.from(answer.result!.content.find((c) => c.type === 'image')!.data, 'base64'));
+    expect([png.width, png.height]).toEqual([2048, 2048]);
   });
 });
 

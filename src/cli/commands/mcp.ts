@@ -7,6 +7,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { Front } from '../../mcp/front.js';
 import { createMcpServer } from '../../mcp/mcp-server.js';
 import { FastCallTransport } from '../../mcp/fast-path/fast-call-transport.js';
+import { exitWhenFlushed } from '../flushed-exit.js';
 import { createLogger } from '../logger.js';
 import { servedProjectFolder } from '../project-folder.js';
 import { onShutdownSignal } from '../shutdown.js';
@@ -50,7 +51,18 @@ export async function run(options: McpCommandOptions): Promise<void> {
     return stopping;
   };
   onShutdownSignal((signal) => stop(signal));
-  // The client closing our stdin is the normal way an MCP session ends.
-  process.stdin.once('end', () => void stop('stdin closed').finally(() => process.exit(0)));
-  process.stdin.once('close', () => void stop('stdin closed').finally(() => process.exit(0)));
+  // The client closing our stdin is the normal way an MCP session ends, and it may read stdout
+  // until we exit (the spec's stdio shutdown): answers already written reach it first.
+  let leaving = false;
+  const leave = (): void => {
+    if (leaving) return;
+    leaving = true;
+    void stop('stdin closed').finally(() => {
+      const unread = process.stdout.writableLength;
+      if (unread > 0) logger.info({ bytes: unread }, 'exiting once the client has read what was written to it');
+      exitWhenFlushed(0);
+    });
+  };
+  process.stdin.once('end', leave);
+  process.stdin.once('close', leave);
 }
