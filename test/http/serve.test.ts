@@ -216,16 +216,18 @@ describe('tether serve', () => {
     const served = await serve(createWorkspace());
     const socket = createConnection(Number(new URL(served.url).port), '127.0.0.1');
     await once(socket, 'connect');
-    const port = socket.localPort!.toString(16).toUpperCase().padStart(4, '0');
-    // The server's end of this connection (its remote port is ours) in /proc/net/tcp: timer kind 02 is keepalive.
+    const hex = (port: number) => `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+    const [serverPort, ourPort] = [hex(socket.remotePort!), hex(socket.localPort!)];
+    // The server's end of this connection in /proc/net/tcp, by both its ports: another line may
+    // have ours as its remote port (one in TIME_WAIT, timer kind 03, from an earlier connection
+    // that used our port). Timer kind 02 is keepalive.
     const timerOfServerEnd = () =>
       readFileSync('/proc/net/tcp', 'utf8')
         .split('\n')
         .map((line) => line.trim().split(/\s+/))
-        .find((fields) => fields[2]?.endsWith(`:${port}`))?.[5]
+        .find((fields) => fields[1]?.endsWith(serverPort) && fields[2]?.endsWith(ourPort))?.[5]
         ?.split(':')[0];
-    // Node arms it as the server accepts the connection, which a loaded machine can hold back past poll's default second.
-    await expect.poll(timerOfServerEnd, { timeout: 10_000 }).toBe('02');
+    await expect.poll(timerOfServerEnd).toBe('02');
     socket.destroy();
   });
 
