@@ -10,7 +10,7 @@ import { hostsDir } from '../../src/discovery/tether-home.js';
 import type { StatusReport } from '../../src/cli/status/gather.js';
 import { AGENT, blockFromAgent, status } from '../helpers/status-cli.js';
 import { closeMcpSessions } from '../helpers/mcp-client.js';
-import { cleanupProcesses, createWorkspace, startSandbox } from '../helpers/processes.js';
+import { ChildWithLines, TETHER_BIN, cleanupProcesses, createWorkspace, startSandbox } from '../helpers/processes.js';
 import { closeHttpClients, connectHttp, startServe } from '../helpers/serve.js';
 
 afterEach(async () => {
@@ -68,6 +68,17 @@ describe('tether status', () => {
     const text = (await status(workspace)).stdout;
     expect(text).toContain(`tether serve — ${served.url}`);
     expect(text).toContain('clients: http-test 1');
+  });
+
+  it('redraws with --watch until Ctrl-C, then exits', async () => {
+    const workspace = createWorkspace();
+    const watching = new ChildWithLines(process.execPath, [TETHER_BIN, 'status', '--watch', '--json'], workspace.env);
+    // One JSON report a line, a second apart: the second shows the process stayed up between them.
+    const reports = () => watching.lines.filter((line) => line.startsWith('{')).length;
+    await watching.waitForLine(() => reports() >= 2);
+    watching.child.kill('SIGINT');
+    expect(await watching.exited).toBe(0);
+    expect((JSON.parse(watching.lines[1]!) as StatusReport).editors).toEqual([]);
   });
 
   it('exits 1 when an editor does not answer, still printing the rest', async () => {

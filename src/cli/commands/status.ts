@@ -28,9 +28,11 @@ export async function run(options: StatusCommandOptions): Promise<number> {
   if (options.open) return openDashboard(home, options.browser === false);
   if (!options.watch) return show(home, options, false);
   let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
   let wake: () => void = () => undefined;
   const stop = (): void => {
     stopped = true;
+    clearTimeout(timer);
     wake();
   };
   process.once('SIGINT', stop);
@@ -39,9 +41,11 @@ export async function run(options: StatusCommandOptions): Promise<number> {
   try {
     while (!stopped) {
       code = await show(home, options, true);
+      // A referenced timer: it is what keeps the process up between redraws (a signal
+      // listener does not), and Ctrl-C clears it.
       await new Promise<void>((resolve) => {
         wake = resolve;
-        setTimeout(resolve, options.intervalMs ?? 1_000).unref();
+        timer = setTimeout(resolve, options.intervalMs ?? 1_000);
       });
     }
   } finally {
