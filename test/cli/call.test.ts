@@ -330,16 +330,35 @@ const frozen: Array<() => void> = [];
 afterEach(() => frozen.splice(0).forEach((thaw) => thaw()));
 
 describe('tether call: cancels and unknown outcomes', () => {
-  it('Ctrl-C: the editor stops the build and says so; exit 1 with CANCELLED', async () => {
+  // SIGTERM is what `timeout` and a CI job's cancel send, SIGHUP a terminal that closed.
+  it.each([
+    ['SIGINT', 'Interrupted from the terminal.'],
+    ['SIGTERM', 'Stopped by SIGTERM.'],
+    ['SIGHUP', 'Stopped by SIGHUP.'],
+  ] as const)('%s: the editor stops the build and says so; exit 1 with CANCELLED', async (signal, reason) => {
     const workspace = createWorkspace();
     await startSandbox(workspace, ['--build-seconds', '20']);
     const caller = await buildStarted(workspace);
-    caller.child.kill('SIGINT');
+    caller.child.kill(signal);
     expect(await caller.exited).toBe(1);
     expect(caller.stderr).toContain('asking the editor to stop the call');
     // The editor's own answer ("while running"), not the caller giving up ("by the client").
-    expect(caller.stderr).toMatch(/was cancelled while running: Interrupted from the terminal\. \[CANCELLED\]/);
+    expect(caller.stderr).toContain(`was cancelled while running: ${reason} [CANCELLED]`);
     expect(buildLog(workspace).map((b) => b.status)).toEqual(['cancelled']);
+  });
+
+  it('a second Ctrl-C stops waiting for the editor to confirm the stop: exit 3, OUTCOME_UNKNOWN', async () => {
+    const workspace = createWorkspace();
+    const { sandbox } = await startSandbox(workspace, ['--build-seconds', '20']);
+    const caller = await buildStarted(workspace, '--cancel-wait-ms', '60000', '--json');
+    freeze(sandbox);
+    caller.child.kill('SIGINT');
+    await caller.waitForStderrLine((line) => line.includes('asking the editor to stop the call'));
+    caller.child.kill('SIGINT');
+    expect(await caller.exited).toBe(3);
+    expect(caller.stderr).toMatch(/"build_player" may still finish, so its outcome is unknown.*\[OUTCOME_UNKNOWN\]/);
+    // A script reading --json gets the same failure on stdout.
+    expect(JSON.parse(caller.lines.join('\n'))).toMatchObject({ error: { code: 'OUTCOME_UNKNOWN', data: { tool: 'build_player' } } });
   });
 
   it('the editor freezes mid-build past --wait-ms: exit 3, OUTCOME_UNKNOWN, and the build, once thawed, runs to its end once', async () => {

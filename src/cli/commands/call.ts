@@ -3,7 +3,7 @@
  * the result (readable, or JSON with --json; an image is written to a file, --out or one named
  * after the tool in the current folder), shows progress (and why it waits, when the editor is
  * away or the call is queued) on a TTY, and exits with a code a script can act on
- * (EXIT_CODES). Ctrl-C asks the editor to stop the call and reports what it did.
+ * (EXIT_CODES). Ctrl-C (or SIGTERM, SIGHUP) asks the editor to stop the call and reports what it did.
  */
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -17,6 +17,7 @@ import { isRerunnable } from '../../mcp/tool-results.js';
 import { parseJsonArgs, splitPairs, withPairs } from '../call-arguments.js';
 import { ExitError } from '../exit-error.js';
 import { EXIT_CODES } from '../exit-codes.js';
+import { exitWhenFlushed } from '../flushed-exit.js';
 import { ProgressLine } from '../progress-line.js';
 import { progressWithQueueReason } from '../queue-reason.js';
 import { noticeWaits } from '../wait-notice.js';
@@ -53,13 +54,7 @@ export async function run(toolName: string, options: CallCommandOptions): Promis
   const link = new HostLink({ ...(options.project ? { project: options.project } : {}), clientName: 'tether-call' }).start();
   const progress = new ProgressLine(process.stderr);
   const abort = new AbortController();
-  // Once: a second Ctrl-C stops waiting for the editor's answer and ends the process.
-  const onSigint = (): void => {
-    progress.clear();
-    process.stderr.write('tether: cancelling: asking the editor to stop the call (Ctrl-C again to stop waiting)\n');
-    abort.abort(new TetherError('CANCELLED', 'Interrupted from the terminal.'));
-  };
-  process.once('SIGINT', onSigint);
+  const interrupted = onInterrupt(abort, progress, toolName, options.json ?? false);
   const waitMs = options.waitMs ?? 10_000;
   const stopNotices = noticeWaits(link, waitMs, progress);
   try {
@@ -94,9 +89,38 @@ export async function run(toolName: string, options: CallCommandOptions): Promis
     throw failed(TetherError.from(error), options.json ?? false);
   } finally {
     stopNotices();
-    process.off('SIGINT', onSigint);
+    interrupted.stop();
     link.close();
   }
+}
+
+/**
+ * Ctrl-C, and the signals a script's `timeout`, a CI job's cancel or a closed terminal send
+ * (SIGTERM, SIGHUP; Ctrl-Break on Windows): the first asks the editor to stop the call and
+ * waits (--cancel-wait-ms) for its word, which the command then reports. A second stops
+ * waiting: the call may still finish, so the command says the outcome is unknown, and exits 3.
+ */
+function onInterrupt(abort: AbortController, progress: ProgressLine, toolName: string, json: boolean): { stop(): void } {
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', ...(process.platform === 'win32' ? (['SIGBREAK'] as const) : [])];
+  const handle = (signal: NodeJS.Signals): void => {
+    progress.clear();
+    if (!abort.signal.aborted) {
+      const again = signal === 'SIGINT' ? 'Ctrl-C' : signal;
+      process.stderr.write(`tether: cancelling: asking the editor to stop the call (${again} again to stop waiting)\n`);
+      abort.abort(new TetherError('CANCELLED', signal === 'SIGINT' ? 'Interrupted from the terminal.' : `Stopped by ${signal}.`));
+      return;
+    }
+    const unknown = new TetherError(
+      'OUTCOME_UNKNOWN',
+      `Stopped waiting for the editor's answer to the cancel: "${toolName}" may still finish, so its outcome is unknown. Check the editor's state before calling it again.`,
+      { tool: toolName, cancelRequested: true },
+    );
+    const exit = failed(unknown, json);
+    process.stderr.write(`tether: ${exit.message}\n`);
+    exitWhenFlushed(exit.exitCode);
+  };
+  for (const signal of signals) process.on(signal, handle);
+  return { stop: () => signals.forEach((signal) => process.off(signal, handle)) };
 }
 
 /** The error that ends the command; with --json, also the failure as JSON on stdout, where scripts read. */
