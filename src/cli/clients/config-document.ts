@@ -8,10 +8,11 @@
  * table's lines are replaced and every other line, comments included, stays as it was; the
  * TOML library (smol-toml) parses, to compare and to check the edit, and writes the one table.
  */
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
+import { replaceFile } from '../replace-file.js';
 import type { McpClient } from './types.js';
 
 export class ConfigFileError extends Error {}
@@ -139,23 +140,16 @@ export function backupPath(path: string, now = new Date()): string {
 }
 
 /**
- * Writes `text` to `path`: the old file copied to a backup first (same mode: it may hold other
- * servers' secrets), then the new text written beside it and renamed over it, so the client
- * never reads half a file. A new file is private to the user (0600) when `privateIfNew`.
+ * Writes `text` to `path`: the new text written beside it and renamed over it, so the client
+ * never reads half a file, and the old file kept as a backup (same mode: it may hold other
+ * servers' secrets) once the new one is in place. A new file is private to the user (0600)
+ * when `privateIfNew`. A file system's refusal is an ExitError, with the file as it was.
  */
 export function writeConfigFile(path: string, text: string, options: { privateIfNew: boolean }): { backup?: string } {
   mkdirSync(dirname(path), { recursive: true });
-  let backup: string | undefined;
-  let mode = options.privateIfNew ? 0o600 : 0o644;
-  if (existsSync(path)) {
-    mode = statSync(path).mode & 0o777;
-    backup = backupPath(path);
-    copyFileSync(path, backup);
-    chmodSync(backup, mode);
-  }
-  const temporary = join(dirname(path), `.${basename(path)}.tether-${process.pid}.tmp`);
-  writeFileSync(temporary, text, { mode });
-  chmodSync(temporary, mode);
-  renameSync(temporary, path);
+  const exists = existsSync(path);
+  const backup = exists ? backupPath(path) : undefined;
+  const mode = exists ? statSync(path).mode & 0o777 : options.privateIfNew ? 0o600 : 0o644;
+  replaceFile(path, text, { mode, backup, holder: 'the MCP client' });
   return backup ? { backup } : {};
 }

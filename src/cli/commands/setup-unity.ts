@@ -5,12 +5,13 @@
  * com.tether.host entry pointing elsewhere is replaced, with a notice. `--dry-run` shows the
  * change and writes nothing. A folder that is not a Unity project is a usage error (exit 2).
  */
-import { chmodSync, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { tetherHome } from '../../discovery/tether-home.js';
 import { tokenPath } from '../../http/serve-state.js';
 import { ExitError } from '../exit-error.js';
 import { packageRoot } from '../package-root.js';
+import { replaceFile } from '../replace-file.js';
 import { ManifestError, referencesFolder, unityFileReference, withDependency } from './setup-unity-manifest.js';
 
 export const UNITY_PACKAGE_NAME = 'com.tether.host';
@@ -54,7 +55,8 @@ export function run(options: SetupUnityOptions): void {
     if (change.kind === 'replaced') {
       out.push(`Notice: ${manifestPath} had ${entry(change.previous)}; it now points at this installation of Tether instead.`);
     }
-    writeKeepingMode(manifestPath, change.text);
+    // Written beside it and renamed over it, so Unity never reads half a manifest; the file keeps its mode.
+    replaceFile(manifestPath, change.text, { mode: statSync(manifestPath).mode & 0o7777, holder: 'Unity' });
     out.push(`${change.kind === 'replaced' ? 'Replaced in' : 'Added to'} ${manifestPath}:`, `  ${entry(reference)}`);
   }
   out.push('', ...nextSteps(project, options.dryRun === true && change.kind !== 'unchanged'));
@@ -109,15 +111,6 @@ export function olderThan(version: string, minimum: string): boolean {
   const [year = 0, minor = 0] = parts(version);
   const [minYear = 0, minMinor = 0] = parts(minimum);
   return year < minYear || (year === minYear && minor < minMinor);
-}
-
-/** Written beside it and renamed over it, so Unity never reads half a manifest; the file keeps its mode. */
-function writeKeepingMode(path: string, text: string): void {
-  const mode = statSync(path).mode & 0o7777;
-  const temporary = join(dirname(path), `.${basename(path)}.tether-${process.pid}.tmp`);
-  writeFileSync(temporary, text, { mode });
-  chmodSync(temporary, mode);
-  renameSync(temporary, path);
 }
 
 function nextSteps(project: string, dryRun: boolean): string[] {
