@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TETHER_BIN, TetherProcess, cleanupProcesses, createWorkspace, runToExit, type Workspace } from '../helpers/processes.js';
+import { TetherProcess, cleanupProcesses, createWorkspace, runToExit, type Workspace } from '../helpers/processes.js';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -25,6 +25,8 @@ function leftBehind(workspace: Workspace, project: string): string[] {
 describe('tether start', () => {
   it('serves the sample project over HTTP and stdio as it prints, and leaves nothing behind when stopped', async () => {
     const workspace = createWorkspace();
+    // A home with a space in its path, as macOS's default (~/Library/Application Support/tether) has.
+    workspace.env.TETHER_HOME = workspace.home = join(workspace.home, 'Application Support', 'tether');
     const start = new TetherProcess(['start', '--port', '0'], workspace.env);
     await start.waitForLine((line) => line === 'Press Ctrl+C to stop.');
     const project = join(workspace.home, 'projects', 'sample-project');
@@ -49,7 +51,10 @@ describe('tether start', () => {
     } finally {
       await client.close();
     }
-    const called = await runToExit(process.execPath, [TETHER_BIN, 'call', 'get_hierarchy', '--project', project], { env: workspace.env });
+    // The terminal line it prints, pasted into a shell.
+    const pasted = /^ +(node .* call get_hierarchy .*)$/.exec(start.lines.find((line) => line.includes(' call get_hierarchy ')) ?? '')?.[1];
+    expect(pasted).toBeDefined();
+    const called = await runToExit('sh', ['-c', pasted!], { env: workspace.env });
     expect(called.code, called.stderr).toBe(0);
     expect(called.stdout).toContain('"scene": "SampleScene"');
 

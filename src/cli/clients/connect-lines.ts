@@ -7,10 +7,7 @@
 import { CLIENTS } from './registry.js';
 import { DEFAULT_SERVER_NAME, stdioSpec } from './server-spec.js';
 import { TOKEN_VARIABLE } from './types.js';
-
-function quoted(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
-}
+import { shellWord as quoted } from '../shell-word.js';
 
 export function connectLines(options: { bin: string; project: string; tokenFile: string; env?: NodeJS.ProcessEnv }): string[] {
   const env = options.env ?? process.env;
@@ -36,7 +33,7 @@ export function connectLines(options: { bin: string; project: string; tokenFile:
     'By hand, stdio, in the "mcpServers" shape of Claude Code (.mcp.json), Claude Desktop, Cursor, Windsurf and Gemini CLI:',
     JSON.stringify(entry, null, 2),
     // The name goes before --env, which takes several values and would take the name for one.
-    `  Claude Code: claude mcp add --transport stdio ${DEFAULT_SERVER_NAME} ${envFlags}-- ${quoted(spec.command)} ${spec.args.map(quoted).join(' ')}`,
+    `  Claude Code: claude mcp add --transport stdio ${DEFAULT_SERVER_NAME} ${envFlags}-- ${quoted(spec.command)} ${spec.args.map((arg) => quoted(arg)).join(' ')}`,
     '  VS Code wants "servers" and "type": "stdio"; Codex wants TOML ([mcp_servers.tether]): tether setup vscode and tether setup codex write those.',
   ];
 }

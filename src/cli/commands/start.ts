@@ -11,6 +11,7 @@ import { connectLines } from '../clients/connect-lines.js';
 import { requestLoginLink } from '../status/dashboard-link.js';
 import { run as runSandbox } from './sandbox.js';
 import { packageRoot } from '../package-root.js';
+import { shellWord } from '../shell-word.js';
 import { run as runServe } from './serve.js';
 
 export async function run(options: { project?: string; buildSeconds?: number; port?: number; logFormat?: string }): Promise<void> {
@@ -44,8 +45,8 @@ export async function run(options: { project?: string; buildSeconds?: number; po
       '',
       ...connect,
       '',
-      `From a terminal${process.env.TETHER_HOME ? ` (with TETHER_HOME=${tetherHome()})` : ''}: node ${bin} tools --project ${project}   (the tools and their arguments)`,
-      `                 node ${bin} call get_hierarchy --project ${project}`,
+      `From a terminal${process.env.TETHER_HOME ? ` (with TETHER_HOME=${tetherHome()})` : ''}: node ${shellWord(bin)} tools --project ${shellWord(project)}   (the tools and their arguments)`,
+      `                 node ${shellWord(bin)} call get_hierarchy --project ${shellWord(project)}`,
       again ? 'Press Enter to show this again, Ctrl+C to stop.' : 'Press Ctrl+C to stop.',
       '',
     ].join('\n');
