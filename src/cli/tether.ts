@@ -6,6 +6,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { TetherError } from '../protocol/errors.js';
 import { UnsafeDirectoryError } from '../discovery/secure-file.js';
 import { CLIENTS } from './clients/registry.js';
+import { quietOnBrokenPipes } from './broken-pipe.js';
 import { ExitError } from './exit-error.js';
 import { exitWhenFlushed } from './flushed-exit.js';
 import { EXIT_CODES, helpFooter } from './exit-codes.js';
@@ -13,11 +14,7 @@ import { packageVersion } from './package-root.js';
 
 const USAGE_EXIT_CODE = EXIT_CODES.usage;
 
-// A reader that stops early (`tether call … | head`) is not a failure of the command: what is
-// left unwritten goes nowhere, quietly, and the exit code still says how the call ended.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'EPIPE') throw error;
-});
+quietOnBrokenPipes();
 
 /** A parser for an option that takes an integer from `min` to `max`; `expected` says which, when it is not. */
 function integerFrom(min: number, max: number, expected: string): (value: string) => number {

@@ -3,7 +3,12 @@
  * with the tool, the agent, the duration, the outcome (a tool's failure, an unknown outcome,
  * a success) and the bytes; `--follow` prints calls as they finish.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { CALL_LOG_MESSAGE } from '../../src/mcp/call-log.js';
 import { closeMcpSessions, connectMcp } from '../helpers/mcp-client.js';
 import { TETHER_BIN, TetherProcess, cleanupProcesses, createWorkspace, runToExit, startSandbox } from '../helpers/processes.js';
 
@@ -51,6 +56,26 @@ describe('tether logs', () => {
     const pretty = await runToExit(process.execPath, [TETHER_BIN, 'logs', '--lines', '1'], { env: workspace.env });
     expect(pretty.stdout.trim().split('\n')).toHaveLength(1);
     expect(pretty.stdout).toMatch(/^\d\d:\d\d:\d\d {2}tool_error \[NOT_FOUND\] {2}delete_gameobject {2}\d+ ms {2}claude-code 2\.1/);
+  });
+
+  it('--follow stops, exit 0 and quietly, once its reader has gone (| head)', async () => {
+    const workspace = createWorkspace();
+    const log = join(workspace.home, 'logs', 'mcp.log');
+    const callLine = (n: number) =>
+      `${JSON.stringify({ level: 30, time: Date.now(), name: 'mcp', msg: CALL_LOG_MESSAGE, callId: `c${n}`, tool: 'get_hierarchy', durationMs: 1, outcome: 'success', bytes: 10 })}\n`;
+    mkdirSync(dirname(log), { recursive: true });
+    writeFileSync(log, callLine(1));
+    const follow = spawn(process.execPath, [TETHER_BIN, 'logs', '--follow', '--json'], { env: workspace.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    follow.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    onTestFinished(() => void follow.kill('SIGKILL'));
+    const closed = once(follow, 'close');
+    // Its first line read, the reader goes, as `head -1` does; the next call's line meets a closed pipe.
+    await once(follow.stdout, 'data');
+    follow.stdout.destroy();
+    appendFileSync(log, callLine(2));
+    const [code] = (await closed) as [number | null];
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   });
 
   it('says where it looked when nothing was logged yet', async () => {

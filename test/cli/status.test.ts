@@ -3,7 +3,9 @@
  * named "test-agent", then a crash mid-call and a restart (test/unity/console-host-status.test.ts
  * does the same against the C# console host).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { createServer } from 'node:net';
 import { writeHostRecord } from '../../src/discovery/host-record.js';
 import { hostsDir } from '../../src/discovery/tether-home.js';
@@ -79,6 +81,16 @@ describe('tether status', () => {
     watching.child.kill('SIGINT');
     expect(await watching.exited).toBe(0);
     expect((JSON.parse(watching.lines[1]!) as StatusReport).editors).toEqual([]);
+  });
+
+  it('--watch stops once its reader has gone (| head)', async () => {
+    const watching = spawn(process.execPath, [TETHER_BIN, 'status', '--watch', '--json'], { env: createWorkspace().env, stdio: ['ignore', 'pipe', 'pipe'] });
+    onTestFinished(() => void watching.kill('SIGKILL'));
+    const closed = once(watching, 'close');
+    await once(watching.stdout, 'data');
+    // Its first report read, the reader goes: the next redraw meets a closed pipe.
+    watching.stdout.destroy();
+    expect(((await closed) as [number | null])[0]).toBe(0);
   });
 
   it('exits 1 when an editor does not answer, still printing the rest', async () => {

@@ -2,8 +2,10 @@
  * Usage errors, as a script sees them: exit 2 (commander's own errors too), a message that
  * names the option and what it takes, and nothing started.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TetherProcess, cleanupProcesses, createWorkspace } from '../helpers/processes.js';
+import { TETHER_BIN, TetherProcess, cleanupProcesses, createWorkspace } from '../helpers/processes.js';
 
 afterEach(cleanupProcesses);
 
@@ -19,6 +21,14 @@ describe('tether usage errors', () => {
     expect(await run.exited).toBe(2);
     expect(run.stderr).toContain(`error: ${message}`);
     expect(run.lines).toEqual([]);
+  });
+
+  it('exits 2 all the same when its stderr has no reader (`2>&1 | head` gone)', async () => {
+    const child = spawn(process.execPath, [TETHER_BIN, 'serve', '--port', '99999'], { env: createWorkspace().env, stdio: ['ignore', 'ignore', 'pipe'] });
+    // Closed before the command writes a byte: every write to stderr meets a closed pipe.
+    child.stderr.destroy();
+    const [code] = (await once(child, 'close')) as [number | null];
+    expect(code).toBe(2);
   });
 
   it('exits 0 for --help and --version', async () => {

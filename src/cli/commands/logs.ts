@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CallLogLine } from '../../mcp/call-log.js';
 import { logsDir } from '../logger.js';
 import { CallLogFollower } from '../../mcp/call-log-reader.js';
+import { stdoutReaderGone } from '../broken-pipe.js';
 
 export interface LogsOptions {
   follow?: boolean;
@@ -41,7 +42,7 @@ export function formatCallLine(line: CallLogLine): string {
 }
 
 function print(lines: CallLogLine[], json: boolean | undefined): void {
-  if (lines.length === 0) return;
+  if (lines.length === 0 || stdoutReaderGone()) return;
   process.stdout.write(lines.map((line) => (json ? JSON.stringify(line) : formatCallLine(line))).join('\n') + '\n');
 }
 
@@ -55,7 +56,8 @@ export async function run(options: LogsOptions): Promise<void> {
   print(shown, options.json);
   if (!options.follow) return;
   const signal = options.signal;
-  while (!signal?.aborted) {
+  // Until stopped, or until its reader is gone (`| head`): there is no one left to print for.
+  while (!signal?.aborted && !stdoutReaderGone()) {
     try {
       await sleep(options.pollMs ?? 250, undefined, { signal });
     } catch {

@@ -6,6 +6,7 @@
  */
 import { tetherHome } from '../../discovery/tether-home.js';
 import { TetherError } from '../../protocol/index.js';
+import { stdoutReaderGone } from '../broken-pipe.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { openInBrowser, requestLoginLink } from '../status/dashboard-link.js';
 import { gatherStatus, readEverything } from '../status/gather.js';
@@ -39,7 +40,8 @@ export async function run(options: StatusCommandOptions): Promise<number> {
   process.once('SIGTERM', stop);
   let code: number = EXIT_CODES.ok;
   try {
-    while (!stopped) {
+    // Until Ctrl-C, or until its reader is gone (`| head`: a write met a closed pipe).
+    while (!stopped && !stdoutReaderGone()) {
       code = await show(home, options, true);
       // A referenced timer: it is what keeps the process up between redraws (a signal
       // listener does not), and Ctrl-C clears it.
