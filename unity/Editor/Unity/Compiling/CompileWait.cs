@@ -23,7 +23,8 @@ namespace Tether.Unity.Compiling
         {
             var watcher = services.Compiles;
             Action<CompileOutcome> onFinished = null;
-            var wait = new MainThreadWait<object>(context, services.MainThread, () => watcher.Finished -= onFinished);
+            // Unity has no way to stop a compilation (nor the reload after it): the call ends with what it did.
+            var wait = new MainThreadWait<object>(context, services.MainThread, () => watcher.Finished -= onFinished, stoppable: false);
             void End(CompileOutcome outcome)
             {
                 object result;

@@ -15,9 +15,16 @@ namespace Tether.Unity.Dispatch
     /// Unity's callbacks on the main thread. Its Task completes synchronously inside the callback
     /// that ends it, so the call engine's continuation posts the result to the host loop before
     /// Unity goes on (and, say, reloads the domain). It ends exactly once: with a result, an
-    /// error, the call's cancellation (posted to the main thread), or its time limit (checked on
-    /// each editor tick); then its cleanup runs (unsubscribing the Unity events it listened to).
-    /// Create, complete and fail it on the main thread.
+    /// error, the call's cancellation (posted to the main thread) when the work can be stopped,
+    /// or its time limit (checked on each editor tick); then its cleanup runs (unsubscribing the
+    /// Unity events it listened to). Create, complete and fail it on the main thread.
+    ///
+    /// Work Unity cannot stop once asked (a compilation, a Package Manager add or remove, entering
+    /// or leaving play mode) is not stoppable: a cancel or a deadline does not end its wait, since
+    /// "cancelled" would say the work did not happen while Unity goes on to do it. The call ends
+    /// with what Unity did, as a call that finishes anyway does (protocol.md §7.6). Should Unity
+    /// not finish within <see cref="MainThreadWaitLimits.UnstoppableGraceMs"/> of the cancel, the wait ends with it
+    /// after all, so that no call holds its place forever.
     /// </summary>
     internal sealed class MainThreadWait<T>
     {
@@ -28,18 +35,31 @@ namespace Tether.Unity.Dispatch
         private Action _onTick;
         private bool _ticking;
         private bool _ended;
+        private long? _cancelledAtMs;
+        private Exception _cancelReason;
 
-        /// <param name="context">The call: its cancellation ends the wait with its reason.</param>
+        /// <param name="context">The call: its cancellation ends a stoppable wait with its reason.</param>
         /// <param name="mainThread">Where the cancellation is carried to (it fires on the host loop).</param>
         /// <param name="cleanup">Runs once when the wait ends, on the main thread.</param>
-        public MainThreadWait(IToolContext context, IMainThread mainThread, Action cleanup)
+        /// <param name="stoppable">Whether ending the wait stops the work; false for what Unity finishes regardless.</param>
+        public MainThreadWait(IToolContext context, IMainThread mainThread, Action cleanup, bool stoppable)
         {
             _cleanup = cleanup;
-            if (context != null)
+            if (context == null) return;
+            _cancellation = context.Cancellation.Register(() => mainThread.Post(() =>
             {
-                _cancellation = context.Cancellation.Register(() => mainThread.Post(() =>
-                    Fail(context.CancellationReason ?? new TetherException(ErrorCodes.Cancelled, "The call was cancelled.", new JObject { ["started"] = true }))));
-            }
+                var reason = context.CancellationReason ?? new TetherException(ErrorCodes.Cancelled, "The call was cancelled.", new JObject { ["started"] = true });
+                if (stoppable) Fail(reason);
+                else GiveUpAfterGrace(reason);
+            }));
+        }
+
+        private void GiveUpAfterGrace(Exception reason)
+        {
+            if (IsDone) return;
+            _cancelReason = reason;
+            _cancelledAtMs = ElapsedMs;
+            StartTicking();
         }
 
         public Task<T> Task => _done.Task;
@@ -52,6 +72,11 @@ namespace Tether.Unity.Dispatch
         public void EveryTick(Action onTick)
         {
             _onTick = onTick;
+            StartTicking();
+        }
+
+        private void StartTicking()
+        {
             if (_ticking || IsDone) return;
             _ticking = true;
             EditorApplication.update += Tick;
@@ -71,6 +96,7 @@ namespace Tether.Unity.Dispatch
         {
             if (IsDone) return;
             _onTick?.Invoke();
+            if (!IsDone && _cancelledAtMs.HasValue && ElapsedMs - _cancelledAtMs.Value >= MainThreadWaitLimits.UnstoppableGraceMs) Fail(_cancelReason);
         }
 
         private bool End()
@@ -86,5 +112,11 @@ namespace Tether.Unity.Dispatch
             try { _cleanup?.Invoke(); } catch { /* the wait ends regardless; the cleanup is best effort */ }
             return true;
         }
+    }
+
+    internal static class MainThreadWaitLimits
+    {
+        /// <summary>How long an unstoppable wait goes on after its call was cancelled (or ran past its deadline); tests shorten it.</summary>
+        internal static long UnstoppableGraceMs = 5 * 60 * 1000;
     }
 }

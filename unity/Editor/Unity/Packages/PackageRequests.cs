@@ -12,14 +12,16 @@ namespace Tether.Unity.Packages
     /// <summary>
     /// A Package Manager request (Client.List, Add, Remove) waited for as the Package Manager's
     /// documentation says: polled on each editor tick until IsCompleted, never by blocking the
-    /// main thread (the request completes on a later tick). Cancelling the call ends the wait; the
-    /// Package Manager has no way to stop a request, so it finishes on its own.
+    /// main thread (the request completes on a later tick). The Package Manager has no way to stop
+    /// a request: cancelling ends the wait only for one that changes nothing (a list); an add or a
+    /// remove goes on, and the call ends with what it did.
     /// </summary>
     internal static class PackageRequests
     {
-        public static Task<object> Await<T>(IToolContext context, EditorServices services, string doing, Func<T> start, Func<T, object> answer) where T : Request
+        /// <param name="changes">Whether the request changes the project (add, remove): then a cancel does not end the wait.</param>
+        public static Task<object> Await<T>(IToolContext context, EditorServices services, string doing, bool changes, Func<T> start, Func<T, object> answer) where T : Request
         {
-            var wait = new MainThreadWait<object>(context, services.MainThread, null);
+            var wait = new MainThreadWait<object>(context, services.MainThread, null, stoppable: !changes);
             context.Progress(null, null, doing);
             T request;
             try

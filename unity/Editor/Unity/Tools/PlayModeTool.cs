@@ -70,7 +70,8 @@ namespace Tether.Unity.Tools
             }
             var reloads = enter && ReloadsOnEnter();
             Action<PlayModeStateChange> onChange = null;
-            var wait = new MainThreadWait<object>(context, services.MainThread, () => EditorApplication.playModeStateChanged -= onChange);
+            // Once asked, Unity enters (or leaves) play mode whatever the call does: it ends with what Unity did.
+            var wait = new MainThreadWait<object>(context, services.MainThread, () => EditorApplication.playModeStateChanged -= onChange, stoppable: false);
             onChange = change =>
             {
                 if (enter && change == (reloads ? PlayModeStateChange.ExitingEditMode : PlayModeStateChange.EnteredPlayMode))
@@ -101,7 +102,8 @@ namespace Tether.Unity.Tools
             {
                 return Task.FromResult<object>(Answer(pausing, changed: false));
             }
-            var wait = new MainThreadWait<object>(context, services.MainThread, null);
+            // The pause or step is asked for below, at once: the wait only sees it done.
+            var wait = new MainThreadWait<object>(context, services.MainThread, null, stoppable: false);
             wait.EveryTick(() =>
             {
                 if (EditorApplication.isPaused == pausing && (action != "step" || Time.frameCount > before))

@@ -91,10 +91,16 @@ namespace Tether.Unity.Tools
                 });
             }
             var listener = new CallListener(context);
-            var wait = new MainThreadWait<object>(context, services.MainThread, () =>
-            {
-                if (tests.Listener == listener) tests.Listener = null;
-            });
+            // Stoppable: the run changes nothing the call reports on, so a cancel ends the wait (the
+            // run itself goes on in the Test Runner, and writes its results file as it ends).
+            var wait = new MainThreadWait<object>(
+                context,
+                services.MainThread,
+                () =>
+                {
+                    if (tests.Listener == listener) tests.Listener = null;
+                },
+                stoppable: true);
             listener.Finished = summary => wait.Complete(summary.ToResult());
             tests.Listener = listener;
             context.Progress(null, null, "Starting " + args.Mode + " tests");

@@ -84,6 +84,28 @@ namespace Tether.Unity.Tests.Packages
         }
 
         [Test]
+        public void ACancelEndsAListButNotAnAddThePackageManagerFinishesAnyway()
+        {
+            var listing = new FakeToolContext();
+            var list = Tool("list_packages").Invoke(new JObject(), listing);
+            listing.Cancel();
+            EditorApplication.update();
+            Assert.That(((TetherException)list.Exception.InnerException).Code, Is.EqualTo(ErrorCodes.Cancelled), "a list changes nothing: a cancel ends its wait");
+
+            // The Package Manager cannot stop an add: "cancelled" would say the package is not there while it is.
+            var tool = Tool("add_package");
+            var adding = new FakeToolContext();
+            var running = tool.Invoke(JObject.Parse("{\"identifier\":\"com.unity.inputsystem@1.7.0\"}"), adding);
+            adding.Cancel();
+            EditorApplication.update();
+            Assert.That(running.IsCompleted, Is.False, "still waiting for the add the Package Manager goes on with");
+            Manifest("{ \"dependencies\": { \"com.unity.inputsystem\": \"1.7.0\" } }");
+            ((AddRequest)Client.Last).Succeed(Info("com.unity.inputsystem", "1.7.0", PackageSource.Registry, true));
+            EditorApplication.update();
+            Assert.That((bool)tool.ToResult(running.Result)["structuredContent"]["changed"], Is.True);
+        }
+
+        [Test]
         public void AFailedRequestFailsTheCallWithThePackageManagersReason()
         {
             var running = Tool("add_package").Invoke(JObject.Parse("{\"identifier\":\"com.unity.nothing\"}"), new FakeToolContext());

@@ -85,17 +85,47 @@ namespace Tether.Unity.Tests.Tools
         }
 
         [Test]
-        public void ACancelledCallEndsWithItsReasonOnTheNextTickAndStopsListening()
+        public void ACancelDoesNotEndTheCallWhileUnityCompilesAnyway()
         {
+            // Unity cannot stop a compilation, nor the reload after it: "cancelled" would say the
+            // new code is not loaded while it is. The call ends with what the compile did.
             var context = new FakeToolContext();
             var running = _tool.Invoke(new JObject(), context);
+            CompilationPipeline.RaiseCompilationStarted(null);
             context.Cancel();
-            Assert.That(running.IsCompleted, Is.False, "the cancellation is carried to the main thread");
             EditorApplication.update();
-            Assert.That(running.IsFaulted, Is.True);
-            var error = (TetherException)running.Exception.InnerException;
-            Assert.That(error.Code, Is.EqualTo(ErrorCodes.Cancelled));
+            EditorApplication.update();
+            Assert.That(running.IsCompleted, Is.False, "still waiting for the compilation Unity goes on with");
+            CompilationPipeline.RaiseAssemblyCompilationFinished("Library/ScriptAssemblies/Game.dll", new CompilerMessage[0]);
+            CompilationPipeline.RaiseCompilationFinished(null);
+            Assert.That(running.Status, Is.EqualTo(TaskStatus.RanToCompletion));
+            Assert.That((bool)_tool.ToResult(running.Result)["structuredContent"]["domainReload"], Is.True);
             Assert.DoesNotThrow(() => CompilationPipeline.RaiseCompilationFinished(null), "a later compilation no longer reaches the ended call");
+        }
+
+        [Test]
+        public void ACancelledCallGivesUpOnACompilationThatOutlastsItsGrace()
+        {
+            // No call holds its place forever: past the grace, the wait ends with the cancel after all.
+            var grace = MainThreadWaitLimits.UnstoppableGraceMs;
+            MainThreadWaitLimits.UnstoppableGraceMs = 0;
+            try
+            {
+                var context = new FakeToolContext();
+                var running = _tool.Invoke(new JObject(), context);
+                CompilationPipeline.RaiseCompilationStarted(null);
+                EditorApplication.update();
+                Assert.That(running.IsCompleted, Is.False, "no cancel yet: the compilation is waited for");
+                context.Cancel();
+                EditorApplication.update();
+                EditorApplication.update();
+                Assert.That(((TetherException)running.Exception.InnerException).Code, Is.EqualTo(ErrorCodes.Cancelled));
+                Assert.DoesNotThrow(() => CompilationPipeline.RaiseCompilationFinished(null), "a later compilation no longer reaches the ended call");
+            }
+            finally
+            {
+                MainThreadWaitLimits.UnstoppableGraceMs = grace;
+            }
         }
 
         [Test]
