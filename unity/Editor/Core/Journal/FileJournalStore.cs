@@ -37,6 +37,7 @@ namespace Tether.Core.Journal
 
         public IReadOnlyList<JournalEntry> Load()
         {
+            AdoptFinishedCompaction();
             // Opened for writing first: a journal that cannot be written is found now, before the
             // host serves anyone, not at its first call with side effects.
             using (OpenJournal()) { }
@@ -99,6 +100,21 @@ namespace Tether.Core.Journal
                 throw;
             }
             _disk.Replace(temp, Path);
+            _disk.SyncDirectory(Directory);
+        }
+
+        /// <summary>
+        /// A compaction's file with no journal beside it: the journal was moved away and this file
+        /// not moved into its place (a replace that failed half-way, as Windows' ReplaceFile can,
+        /// in a version before MoveFileEx replaced it). It was written and synced whole before any
+        /// move was tried, so it is the journal; starting an empty one instead would forget every
+        /// call in it, and run them again.
+        /// </summary>
+        private void AdoptFinishedCompaction()
+        {
+            var temp = Path + ".tmp";
+            if (File.Exists(Path) || !File.Exists(temp)) return;
+            File.Move(temp, Path);
             _disk.SyncDirectory(Directory);
         }
 

@@ -289,6 +289,21 @@ namespace Tether.Core.Tests.Journal
         }
 
         [Test]
+        public void TakesACompactionsFileForTheJournalWhenTheJournalIsGoneAndOnlyThen()
+        {
+            // A replace that failed half-way: the journal moved away, the compaction's file not in its place.
+            new FileJournalStore(JournalPath).Rewrite(new[] { Entry("ran", CallStates.Running) });
+            File.Move(JournalPath, JournalPath + ".tmp");
+            Assert.That(new FileJournalStore(JournalPath).Load().Select(e => e.CallId + ":" + e.State), Is.EqualTo(new[] { "ran:running" }));
+            Assert.That(File.Exists(JournalPath + ".tmp"), Is.False);
+            Assert.That(new FileJournalStore(JournalPath).Load().Select(e => e.CallId), Is.EqualTo(new[] { "ran" }), "it is the journal now");
+
+            // Beside a journal, such a file is a compaction that never got as far as the move: not read.
+            File.WriteAllText(JournalPath + ".tmp", Entry("stale", CallStates.Queued).ToJson().ToString(Newtonsoft.Json.Formatting.None) + "\n");
+            Assert.That(new FileJournalStore(JournalPath).Load().Select(e => e.CallId), Is.EqualTo(new[] { "ran" }));
+        }
+
+        [Test]
         public void LeavesTheJournalAsItWasWhenACompactionFails()
         {
             var disk = new FaultyDisk();
