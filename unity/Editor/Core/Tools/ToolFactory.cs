@@ -128,11 +128,19 @@ namespace Tether.Core.Tools
                 arguments.Read(validated); // a value the schema allows but the class cannot hold (an int past int.MaxValue) is refused now, not at run time
                 return validated;
             }
-            async Task<object> Handle(JObject given, IToolContext context)
+            Task<object> Handle(JObject given, IToolContext context)
             {
+                Task<object> running;
+                try
+                {
+                    running = invoke(arguments.Read(given), context) ?? throw new InvalidOperationException("The tool returned a null Task.");
+                }
+                catch (Exception error)
+                {
+                    return Task.FromException<object>(error);
+                }
                 // Inline, on the completing thread: see ToolMethod.Invoke.
-                var returned = await invoke(arguments.Read(given), context).ConfigureAwait(false);
-                return ToolResults.Prepare(returned, name);
+                return InlineContinuation.Then(running, finished => ToolResults.Prepare(((Task<object>)finished).Result, name));
             }
             return new RegisteredTool(descriptor, Validate, Handle, ToolResults.Converter(name, output));
         }

@@ -2,7 +2,6 @@ using System;
 using System.Collections;
 using System.Linq;
 using System.Reflection;
-using System.Runtime.ExceptionServices;
 using System.Threading.Tasks;
 using Newtonsoft.Json.Linq;
 
@@ -80,7 +79,7 @@ namespace Tether.Core.Tools
         /// Calls the method on the calling thread (the main thread for a main-thread tool) and
         /// completes with what it returned. A method's exception keeps its own stack.
         /// </summary>
-        public async Task<object> Invoke(object arguments, IToolContext context)
+        public Task<object> Invoke(object arguments, IToolContext context)
         {
             var values = new object[_count];
             if (_argumentsAt >= 0) values[_argumentsAt] = arguments;
@@ -92,20 +91,21 @@ namespace Tether.Core.Tools
             }
             catch (TargetInvocationException wrapped) when (wrapped.InnerException != null)
             {
-                ExceptionDispatchInfo.Capture(wrapped.InnerException).Throw();
-                throw;
+                return Task.FromException<object>(wrapped.InnerException);
             }
-            if (!_returnsTask) return returned;
+            catch (Exception error)
+            {
+                return Task.FromException<object>(error);
+            }
+            if (!_returnsTask) return Task.FromResult(returned);
             var task = (Task)returned;
-            if (task == null) throw new InvalidOperationException("The tool method returned a null Task.");
-            // ConfigureAwait(false): resume on the thread that completed the task, at once. A
-            // tool's task completed from a Unity callback on the main thread (compilation finished,
-            // play mode entered) then has its result read there and journaled before the domain
-            // reload that follows in the same frame; resuming through Unity's synchronization
-            // context would wait for the next frame, after the reload, and leave the call's
-            // outcome unknown. A tool whose task completes on another thread returns plain data.
-            await task.ConfigureAwait(false);
-            return _taskResult?.GetValue(task);
+            if (task == null) return Task.FromException<object>(new InvalidOperationException("The tool method returned a null Task."));
+            // Read on the thread that completed the task, at once: a tool's task completed from a
+            // Unity callback on the main thread (compilation finished, play mode entered) has its
+            // result read there and journaled before the domain reload that follows in the same
+            // frame (InlineContinuation says why an await would not). A tool whose task completes
+            // on another thread returns plain data.
+            return InlineContinuation.Then(task, finished => _taskResult?.GetValue(finished));
         }
     }
 }
