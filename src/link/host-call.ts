@@ -76,7 +76,11 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
         if (patience.signal?.aborted) throw gaveUp(params, options, maybeSent);
         // Displaced by another client: say so at once, typed; reconnecting would displace it in turn.
         if (link.lastFailure?.code === 'EVICTED') throw evicted(link.lastFailure, params);
-        if (failure.code === 'CONNECTION_CLOSED') continue; // re-attach once the link is back
+        // Re-attach once the link is back, if the connection dropped. A host that answered on a
+        // connection still open answered with the call's own outcome: a tool may fail with
+        // CONNECTION_CLOSED (its question to the client lost with a dropped link), and asking
+        // again would replay that answer for ever.
+        if (failure.code === 'CONNECTION_CLOSED' && !rpc.isOpen) continue;
         if (failure.code === 'UNKNOWN_CALL' && attachOnly) throw outcomeUnknown(params);
         if (failure.code === 'FRAME_TOO_LARGE' && failure.data.handled === true) throw undeliverable(params, failure);
         throw failure;

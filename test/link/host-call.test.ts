@@ -261,6 +261,28 @@ describe('runHostCall across a blip (the host keeps running)', () => {
     expect(life.host.calls.status('blip-1').state).toBe('completed');
   });
 
+  it('a call the editor answers with CONNECTION_CLOSED, its own outcome, ends with it: it is not re-attached again and again', async () => {
+    const ws = workspace();
+    const life = await startLife(ws, 'A', { gated: false });
+    let runs = 0;
+    // As a tool whose question to the client was lost with a dropped link fails.
+    life.host.tool({
+      name: 'asks',
+      description: 'Not safe to repeat',
+      input: z.object({}),
+      handler: () => {
+        runs++;
+        throw new TetherError('CONNECTION_CLOSED', 'The client went away before answering.');
+      },
+    });
+    const link = await startLink(ws);
+    const outcome = await settle(runHostCall(link, { callId: 'closed-1', tool: 'asks', arguments: {} }, { waitMs: 3_000, rerunnable: false }));
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.error).toMatchObject({ code: 'CONNECTION_CLOSED', message: expect.stringContaining('went away') });
+    expect(runs).toBe(1);
+    expect(life.host.calls.status('closed-1').state).toBe('failed');
+  });
+
   it('evicted mid-call: rejects at once with EVICTED naming the call, which goes on at the host', async () => {
     const ws = workspace();
     const life = await startLife(ws, 'A', { gated: true, maxConnections: 1 });
