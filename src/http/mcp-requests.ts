@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { PROTOCOL_VERSION_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
-import { ERROR_REGISTRY, isObject } from '../protocol/index.js';
+import { ERROR_REGISTRY, MAX_MESSAGE_DEPTH, isObject, nestsDeeperThan } from '../protocol/index.js';
 
 export function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
@@ -86,12 +86,22 @@ export async function readJson(req: IncomingMessage, maxBytes: number): Promise<
     }
     chunks.push(chunk);
   }
+  const bytes = Buffer.concat(chunks);
+  // Measured before anything parses it: nested thousands deep, a body that fits the size limit
+  // made the SDK's handler answer a bare 500. Nothing that deep could reach the editor anyway:
+  // the host refuses a message past its own bound (protocol.md §3.4), a batch one level more.
+  if (nestsDeeperThan(bytes, MAX_BODY_DEPTH)) {
+    return { ok: false, status: 400, code: ERROR_REGISTRY.INVALID_REQUEST.rpc, message: `The request body nests deeper than ${MAX_BODY_DEPTH} levels: send flatter arguments.` };
+  }
   try {
-    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+    return { ok: true, value: JSON.parse(bytes.toString('utf8')) };
   } catch {
     return { ok: false, status: 400, code: -32700, message: 'The request body is not valid JSON.' };
   }
 }
+
+/** How deep a request body may nest: a message as deep as the host takes, in a batch. */
+export const MAX_BODY_DEPTH = MAX_MESSAGE_DEPTH + 1;
 
 /** The JSON-RPC messages of a request body: a batch, or one message. */
 export function messagesIn(body: unknown): unknown[] {

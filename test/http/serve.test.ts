@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeHostRecord } from '../../src/discovery/host-record.js';
+import { MAX_BODY_DEPTH } from '../../src/http/mcp-requests.js';
 import { TetherProcess, cleanupProcesses, createWorkspace, startSandbox, type Workspace } from '../helpers/processes.js';
 import { closeHttpClients, connectHttp, openRawSession, startServe, type Served } from '../helpers/serve.js';
 
@@ -63,6 +64,35 @@ describe('tether serve', () => {
     expect((await post(served.url, 'x'.repeat(5 * 1024 * 1024), auth)).status).toBe(413);
     expect(executions(workspace)).toBe(0);
     // The right token works.
+    expect((await post(served.url, initialize, auth)).status).toBe(200);
+  });
+
+  it('refuses a body nested past the bound with a typed 400, in either protocol era, and keeps serving', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace);
+    const served = await serve(workspace);
+    const auth = { authorization: `Bearer ${served.token}` };
+    const era = { 'mcp-protocol-version': '2026-07-28' };
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'deep', version: '1' } };
+    const deepCall = (depth: number, withMeta: boolean) =>
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_gameobject', arguments: { name: 'x', extra: 0 }, ...(withMeta ? { _meta: meta } : {}) } }).replace(
+        '"extra":0',
+        `"extra":${'['.repeat(depth)}1${']'.repeat(depth)}`,
+      );
+    // Thousands deep: the SDK's handler answered a bare 500 to the newer era's request.
+    for (const [body, headers] of [
+      [deepCall(6_000, true), { ...auth, ...era }],
+      [deepCall(6_000, false), auth],
+      [deepCall(MAX_BODY_DEPTH, true), { ...auth, ...era }],
+    ] as const) {
+      const response = await post(served.url, body, headers);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600, message: expect.stringContaining(`nests deeper than ${MAX_BODY_DEPTH} levels`) } });
+    }
+    expect(executions(workspace)).toBe(0);
+    // Just within the bound, it is the editor's to judge; and the server serves on.
+    const within = await post(served.url, deepCall(MAX_BODY_DEPTH - 4, true), { ...auth, ...era });
+    expect(within.status).not.toBe(500);
     expect((await post(served.url, initialize, auth)).status).toBe(200);
   });
 
