@@ -25,6 +25,11 @@ export interface HostCallOptions {
    * request reads no answer at all). Infinity waits as long as the call itself would.
    */
   confirmCancelMs?: number;
+  /**
+   * Where the cancel this call sends once aborted is kept while it is on its way to the host
+   * (which may be reloading): a closing front waits for them (calls-in-flight.ts).
+   */
+  cancels?: Set<Promise<void>>;
 }
 
 /**
@@ -41,7 +46,13 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
   if (!attempts) latestAttempts.set(link, (attempts = new Map()));
   attempts.set(callId, attempt);
   const unlisten = options.listener ? link.listen(callId, options.listener) : () => undefined;
-  const onAbort = (): void => void cancelAtHost(link, callId, attempt, options.signal?.reason, options.waitMs);
+  const onAbort = (): void => {
+    const sending = cancelAtHost(link, callId, attempt, options.signal?.reason, options.waitMs);
+    const { cancels } = options;
+    if (!cancels) return;
+    cancels.add(sending);
+    void sending.finally(() => cancels.delete(sending));
+  };
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const patience = waitsFor(options);
   /** Once true, the host may have the call: never start it afresh unless it may rerun. */

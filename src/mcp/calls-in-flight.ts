@@ -44,6 +44,8 @@ export class CallsInFlight {
   readonly pending = new Map<string, PendingCall>();
   /** The host calls of `pending`, for a close to wait on. */
   private readonly running = new Set<Promise<unknown>>();
+  /** Cancels of calls that ended here (their clients gave up) still on their way to the host. */
+  private readonly cancels = new Set<Promise<void>>();
   private closing = false;
 
   constructor(
@@ -87,6 +89,7 @@ export class CallsInFlight {
       listener,
       signal: options.signal,
       confirmCancelMs: options.confirmCancelMs,
+      cancels: this.cancels,
     });
     this.running.add(running);
     try {
@@ -117,17 +120,25 @@ export class CallsInFlight {
    * From now on no call is sent (call() refuses): one sent after this would escape the cancel
    * and be cut by the link's close, its outcome unknown. Each call in flight is cancelled at
    * the host with `reason` and, with `settleMs`, given up to that long to end with the host's
-   * own word (cancelled, or finished anyway) rather than a lost link's. Undefined when there
-   * is nothing to wait for, so that the front closes its link at once (a pool retiring an
-   * unused front expects it closed when the call returns).
+   * own word (cancelled, or finished anyway) rather than a lost link's. Cancels still on their
+   * way (a client gave up on a call while the editor was away) are waited for too. An editor
+   * reloading keeps its calls, queued or running on: the cancels wait for it to be back,
+   * within the time a call waits for it, or a call given up on here would run there with no
+   * one to answer. Undefined when there is nothing to wait for, so that the front closes its
+   * link at once (a pool retiring an unused front expects it closed when the call returns).
    */
   close(reason: string, settleMs?: number): Promise<void> | undefined {
     this.closing = true;
     const inFlight = [...this.pending.keys()];
-    if (this.link.state !== 'authenticated' || inFlight.length === 0) return undefined;
+    const cancelling = [...this.cancels];
+    const reachable = this.link.state === 'authenticated' || this.link.state === 'reloading';
+    if (!reachable || (inFlight.length === 0 && cancelling.length === 0)) return undefined;
     return (async () => {
-      const rpc = await this.link.connection(0);
-      await Promise.allSettled(inFlight.map((callId) => rpc.request(METHODS.callCancel, { callId, reason }, { timeoutMs: 1_000 })));
+      if (inFlight.length > 0) {
+        const rpc = await this.link.connection(this.link.state === 'authenticated' ? 0 : this.options.waitMs).catch(() => undefined);
+        if (rpc) await Promise.allSettled(inFlight.map((callId) => rpc.request(METHODS.callCancel, { callId, reason }, { timeoutMs: 1_000 })));
+      }
+      await Promise.allSettled(cancelling);
       if (settleMs) await Promise.race([Promise.allSettled(this.running), delay(settleMs, undefined, { ref: false })]);
     })();
   }

@@ -1,0 +1,99 @@
+/**
+ * A front that closes while its editor reloads: an MCP client that cancelled a call and left
+ * (notifications/cancelled, then stdin closed) during the reload must not have that call run
+ * once the editor is back. The cancel waits for the link, within the time a call waits; a
+ * front that closed at once dropped it, and the call, still queued in the journal, ran after
+ * the reload with no one to answer. The hosts are real ones, in process, sharing a journal
+ * and an identity as the two sides of a domain reload do.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Host } from '../../src/host/index.js';
+import { Front } from '../../src/mcp/front.js';
+import type { CallProgress } from '../../src/protocol/index.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** One life of the editor: `slow` (not safe to repeat) runs on its main thread, held until released. */
+function editorLife(dir: string, identity: { instanceId: string; token: string }): { host: Host; runs: string[]; release(): void } {
+  const runs: string[] = [];
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const host = new Host({
+    kind: 'test',
+    name: 'Test',
+    version: '1.0.0',
+    projectPath: join(dir, 'project'),
+    recordsDir: join(dir, 'hosts'),
+    journalPath: join(dir, 'journal', 'calls.jsonl'),
+    heartbeatMs: 100,
+    ...identity,
+  });
+  host.tool({
+    name: 'slow',
+    description: 'Changes the scene; not safe to repeat',
+    input: z.object({ tag: z.string() }),
+    handler: async ({ tag }, ctx) => {
+      runs.push(tag);
+      await new Promise<void>((resolve, reject) => {
+        void held.then(resolve);
+        ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error), { once: true });
+      });
+      return tag;
+    },
+  });
+  cleanups.push(async () => {
+    release();
+    await host.close();
+  });
+  return { host, runs, release };
+}
+
+describe('a front closing while its editor reloads', () => {
+  it('delivers the cancel of a call its client gave up on once the editor is back: the call never runs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tether-front-close-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    mkdirSync(join(dir, 'project'));
+    const identity = { instanceId: randomUUID(), token: `tok-${randomUUID()}` };
+    const before = editorLife(dir, identity);
+    await before.host.start();
+    const front = new Front({ project: join(dir, 'project'), home: dir, waitMs: 10_000 }).start();
+    cleanups.push(() => front.close());
+    const slow = await front.lookUpTool('slow');
+    expect(slow).toBeDefined();
+
+    // One call holds the main thread; the next waits in the editor's queue.
+    const running = front.call(slow!, { tag: 'running' }, {}).catch(() => undefined);
+    const client = new AbortController();
+    let queued!: () => void;
+    const isQueued = new Promise<void>((resolve) => (queued = resolve));
+    const listener = { progress: (update: CallProgress) => update.state === 'queued' && queued() };
+    const given = front.call(slow!, { tag: 'queued' }, { signal: client.signal, listener }).catch((error: unknown) => error);
+    await isQueued;
+    const queuedCallId = [...front.pending.values()].find((call) => call.state === 'queued')!.callId;
+
+    // The editor reloads; meanwhile the client cancels the queued call and leaves.
+    const away = new Promise((resolve) => front.link.once('state', resolve));
+    await before.host.close({ reason: 'reload', expectedBackMs: 300 });
+    expect(await away).toBe('reloading');
+    client.abort(new Error('The user pressed Esc.'));
+    expect(await given).toMatchObject({ code: 'CANCELLED' });
+    const closing = front.close();
+
+    // The editor is back, with the journal: the call is still queued there, until the cancel comes.
+    const after = editorLife(dir, identity);
+    await after.host.start();
+    await closing;
+    await running;
+    expect(after.host.calls.status(queuedCallId).state).toBe('cancelled');
+    after.release();
+    expect(after.runs).toEqual([]);
+  });
+});
