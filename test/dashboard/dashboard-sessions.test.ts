@@ -40,6 +40,19 @@ describe('dashboard sessions', () => {
     expect(sessions.verify(cookie, session.secret)).toBe(false);
   });
 
+  it('holds() says whether a session is live without counting as a use of it', () => {
+    const time = clock();
+    const sessions = new DashboardSessions(time.now);
+    const session = sessions.redeem(sessions.issueCode())!;
+    const cookie = `${COOKIE_NAME}=${session.id}`;
+    time.advance(11 * 60 * 60_000);
+    expect(sessions.holds(cookie, session.secret)).toBe(true);
+    expect(sessions.holds(cookie, 'x'.repeat(session.secret.length))).toBe(false);
+    time.advance(60 * 60_000 + 1);
+    // Twelve idle hours since its last use: holding it meanwhile kept nothing alive.
+    expect(sessions.holds(cookie, session.secret)).toBe(false);
+  });
+
   it('keeps at most 16 codes and 32 sessions, dropping the oldest and least recently used', () => {
     const sessions = new DashboardSessions();
     const codes = Array.from({ length: 20 }, () => sessions.issueCode());

@@ -111,9 +111,19 @@ export class DashboardRoutes {
     return ok;
   }
 
+  /**
+   * The live feed, for as long as the login it opened with: a session evicted (by newer logins)
+   * or idle past its time ends its stream at the next snapshot, which it does not get; the
+   * page then asks to log in again.
+   */
   private stream(req: IncomingMessage, res: ServerResponse): void {
+    const { cookie } = req.headers;
+    const secret = req.headers[SECRET_HEADER];
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
-    const unsubscribe = this.options.feed.subscribe((snapshot) => res.write(`event: snapshot\ndata: ${JSON.stringify(snapshot)}\n\n`));
+    const unsubscribe = this.options.feed.subscribe((snapshot) => {
+      if (!this.sessions.holds(cookie, secret)) return void res.end();
+      res.write(`event: snapshot\ndata: ${JSON.stringify(snapshot)}\n\n`);
+    });
     req.socket.setTimeout(0);
     res.once('close', unsubscribe);
   }

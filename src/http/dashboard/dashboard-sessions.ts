@@ -66,17 +66,28 @@ export class DashboardSessions {
     return { id, secret };
   }
 
-  /** Whether a request carries a live session's cookie and that session's page secret. */
+  /** Whether a request carries a live session's cookie and that session's page secret; a use of it. */
   verify(cookieHeader: string | undefined, secret: string | string[] | undefined): boolean {
-    if (typeof secret !== 'string') return false;
     const id = cookieValue(cookieHeader, COOKIE_NAME);
-    const session = id === undefined ? undefined : this.sessions.get(id);
-    if (!session || this.now() - session.lastUsed > SESSION_IDLE_MS || !same(session.secret, secret)) return false;
+    const session = this.live(id, secret);
+    if (!session) return false;
     session.lastUsed = this.now();
     // Most recently used last: the first to go when the map is full is the least recently used.
     this.sessions.delete(id as string);
     this.sessions.set(id as string, session);
     return true;
+  }
+
+  /** Whether that session is still live (not evicted, not idle too long), without counting as a use of it. */
+  holds(cookieHeader: string | undefined, secret: string | string[] | undefined): boolean {
+    return this.live(cookieValue(cookieHeader, COOKIE_NAME), secret) !== undefined;
+  }
+
+  private live(id: string | undefined, secret: string | string[] | undefined): Session | undefined {
+    if (typeof secret !== 'string' || id === undefined) return undefined;
+    const session = this.sessions.get(id);
+    if (!session || this.now() - session.lastUsed > SESSION_IDLE_MS || !same(session.secret, secret)) return undefined;
+    return session;
   }
 
   /** The Set-Cookie value for a session id. */
