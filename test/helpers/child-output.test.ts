@@ -1,7 +1,8 @@
 /**
  * runToExit and ChildWithLines are what the CLI tests read a command's output through: once
- * they say the command ended, they must hold all of its output. Node emits a child's 'exit' when the process ends, which can be before its pipes are
- * drained; a refused `tether call` once came back with an empty stderr that way under CI load.
+ * they say the command ended, they must hold all of its output. Node emits a child's 'exit'
+ * when the process ends, which can be before its pipes are drained; that is most likely how a
+ * refused `tether call` once came back with an empty stderr under CI load.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChildWithLines, cleanupProcesses, runToExit } from './processes.js';
