@@ -93,44 +93,12 @@ namespace Tether.Core.Discovery
                     stream.Write(content, 0, content.Length);
                     stream.Flush(true);
                 }
-                MoveIntoPlace(temp, full);
+                FileMoves.MoveOver(temp, full);
             }
             catch
             {
                 try { File.Delete(temp); } catch (Exception) { /* it was never made, or is gone already */ }
                 throw;
-            }
-        }
-
-        /// <summary>
-        /// Renames <paramref name="temp"/> over <paramref name="path"/> in one step. netstandard2.1
-        /// has no File.Move(…, overwrite), so: File.Replace when the target exists, else File.Move.
-        /// Both are atomic enough for readers:
-        /// - .NET and Mono on macOS/Linux implement File.Replace (without a backup) as rename(2),
-        ///   which swaps the directory entry atomically: a reader opens the old file or the new one.
-        ///   File.Move to a missing target is link(2)+unlink(2) (.NET) or rename(2) (Mono): the
-        ///   target appears complete, in one step, either way.
-        /// - On Windows, File.Replace is ReplaceFileW and File.Move is MoveFileEx within one
-        ///   volume: the file's content is never seen partly written; a reader opening it at the
-        ///   very instant of the swap may fail once, and clients skip an unreadable record and poll
-        ///   again (protocol.md §12).
-        /// The target may appear or vanish between the check and the call (another writer, a
-        /// client deleting a stale record): then the other call is tried.
-        /// </summary>
-        private static void MoveIntoPlace(string temp, string path)
-        {
-            for (var attempt = 1; ; attempt++)
-            {
-                try
-                {
-                    if (File.Exists(path)) File.Replace(temp, path, null, true);
-                    else File.Move(temp, path);
-                    return;
-                }
-                catch (IOException) when (attempt < 4 && File.Exists(temp))
-                {
-                    // Raced with whoever created or removed the target: look again.
-                }
             }
         }
 

@@ -32,33 +32,8 @@ namespace Tether.Core.Journal
 
         public virtual void Truncate(FileStream file, long length) => file.SetLength(length);
 
-        /// <summary>
-        /// Moves <paramref name="from"/> over <paramref name="to"/> in one step: a rename on macOS
-        /// and Linux; MoveFileEx on Windows, not File.Replace, whose ReplaceFile can fail half-way
-        /// (ERROR_UNABLE_TO_MOVE_REPLACEMENT, when something holds the new file open: an antivirus
-        /// scanning what was just written) with the old file gone and the new one not in its
-        /// place. MoveFileEx fails whole, leaving both; it is tried again a few times, since such
-        /// a hold lasts moments.
-        /// </summary>
-        public virtual void Replace(string from, string to)
-        {
-            if (PosixFiles.IsPosix)
-            {
-                if (File.Exists(to)) File.Replace(from, to, null);
-                else File.Move(from, to);
-                return;
-            }
-            for (var attempt = 1; ; attempt++)
-            {
-                if (Windows.MoveFileEx(from, to, Windows.ReplaceExisting | Windows.WriteThrough)) return;
-                var error = Marshal.GetLastWin32Error();
-                var held = error == Windows.AccessDenied || error == Windows.SharingViolation;
-                if (!held || attempt == ReplaceAttempts) throw new IOException("Could not move " + from + " over " + to + " (Windows error " + error + ").", error);
-                System.Threading.Thread.Sleep(20 * attempt);
-            }
-        }
-
-        private const int ReplaceAttempts = 5;
+        /// <summary>Moves <paramref name="from"/> over <paramref name="to"/> in one step (FileMoves.MoveOver says how, on each system).</summary>
+        public virtual void Replace(string from, string to) => FileMoves.MoveOver(from, to);
 
         /// <summary>
         /// Makes a rename in the directory durable. Windows cannot open a directory to sync it (NTFS
@@ -83,17 +58,6 @@ namespace Tether.Core.Journal
 
         /// <summary>Only its owner may read the journal (it holds every call's arguments and results): 0600.</summary>
         public virtual void RestrictToOwner(string path) => PosixFiles.Chmod(path, 0x180);
-
-        private static class Windows
-        {
-            internal const int ReplaceExisting = 0x1;
-            internal const int WriteThrough = 0x8;
-            internal const int AccessDenied = 5;
-            internal const int SharingViolation = 32;
-
-            [DllImport("kernel32", EntryPoint = "MoveFileExW", CharSet = CharSet.Unicode, SetLastError = true)]
-            internal static extern bool MoveFileEx(string existingFileName, string newFileName, int flags);
-        }
 
         private static class Native
         {

@@ -4,6 +4,7 @@ using System.IO;
 using System.Text;
 using Newtonsoft.Json;
 using Newtonsoft.Json.Linq;
+using Tether.Core.Discovery;
 
 namespace Tether.Core.Kit
 {
@@ -65,25 +66,7 @@ namespace Tether.Core.Kit
             foreach (var pair in counters) json[pair.Key] = pair.Value;
             var temp = _path + ".tmp";
             File.WriteAllText(temp, Tools.ToolJson.Pretty(json) + "\n", new UTF8Encoding(false));
-            Replace(temp, _path);
-        }
-
-        /// <summary>Renames <paramref name="temp"/> over <paramref name="path"/> (File.Move cannot overwrite in netstandard2.1).</summary>
-        internal static void Replace(string temp, string path)
-        {
-            if (!File.Exists(path))
-            {
-                try
-                {
-                    File.Move(temp, path);
-                    return;
-                }
-                catch (IOException) when (File.Exists(path))
-                {
-                    // Created meanwhile: replace it below.
-                }
-            }
-            File.Replace(temp, path, null);
+            FileMoves.MoveOver(temp, _path);
         }
     }
 }
