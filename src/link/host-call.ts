@@ -8,6 +8,7 @@
 import { METHODS, TetherError, type CallStartParams, type CallStartResult, type RpcConnection } from '../protocol/index.js';
 import { callStartJson } from './call-start-json.js';
 import type { CallListener, HostLink } from './host-link.js';
+import { PerCall } from './per-call.js';
 
 export interface HostCallOptions {
   /** How long to wait, each time, for the host to be reachable. */
@@ -32,22 +33,30 @@ export interface HostCallOptions {
   cancels?: Set<Promise<void>>;
 }
 
+/** One runHostCall of a callId, and whether its caller has given up on it. */
+interface Attempt {
+  abandoned: boolean;
+}
+
 /**
- * The newest runHostCall of each callId, per link, while it runs. At the host a cancel names a
- * callId, not an attempt: a cancel that waited for the link must not reach a later call that
- * reuses the callId (a retry with the same idempotency key).
+ * The runHostCalls of each callId, per link, while they run. At the host a cancel names a
+ * callId, not a request, and requests with the same idempotency key share it: a caller giving
+ * up sends the cancel only when no other request still wants the call (at the host it would
+ * cancel theirs too), and a cancel that waited for the link must not reach a later call that
+ * reuses the callId.
  */
-const latestAttempts = new WeakMap<HostLink, Map<string, object>>();
+const liveAttempts = new WeakMap<HostLink, PerCall<Attempt>>();
 
 export async function runHostCall(link: HostLink, params: CallStartParams, options: HostCallOptions): Promise<CallStartResult> {
   const { callId } = params;
-  const attempt = {};
-  let attempts = latestAttempts.get(link);
-  if (!attempts) latestAttempts.set(link, (attempts = new Map()));
-  attempts.set(callId, attempt);
+  const attempt: Attempt = { abandoned: false };
+  let attempts = liveAttempts.get(link);
+  if (!attempts) liveAttempts.set(link, (attempts = new PerCall()));
+  attempts.add(callId, attempt);
   const unlisten = options.listener ? link.listen(callId, options.listener) : () => undefined;
   const onAbort = (): void => {
-    const sending = cancelAtHost(link, callId, attempt, options.signal?.reason, options.waitMs);
+    attempt.abandoned = true;
+    const sending = cancelAtHost(link, callId, options.signal?.reason, options.waitMs);
     const { cancels } = options;
     if (!cancels) return;
     cancels.add(sending);
@@ -73,8 +82,8 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
       maybeSent = true;
       // Back after the caller cancelled: the cancel may have been lost with the old connection,
       // so it goes again on this one, before the re-attach (the host takes them in order): a
-      // call still queued there never starts.
-      if (attachOnly && options.signal?.aborted) void cancelOn(rpc, callId, options.signal.reason);
+      // call still queued there never starts. Unless another request with the callId still wants it.
+      if (attachOnly && options.signal?.aborted && !anyoneWants(link, callId)) void cancelOn(rpc, callId, options.signal.reason);
       try {
         // Written out, not spread: it carries the AbortSignal (see src/mcp/mcp-server.ts).
         const answer = rpc.request<CallStartResult>(METHODS.callStart, callStartJson(attachOnly ? { ...params, attachOnly: true } : params), {
@@ -84,7 +93,7 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
         return await answer;
       } catch (error) {
         const failure = TetherError.from(error);
-        if (patience.signal?.aborted) throw gaveUp(params, options, maybeSent);
+        if (patience.signal?.aborted) throw anyoneWants(link, callId) ? leftToOthers(params, options) : gaveUp(params, options, maybeSent);
         // Displaced by another client: say so at once, typed; reconnecting would displace it in turn.
         if (link.lastFailure?.code === 'EVICTED') throw evicted(link.lastFailure, params);
         // Re-attach once the link is back, if the connection dropped. A host that answered on a
@@ -101,8 +110,18 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
     patience.dispose();
     options.signal?.removeEventListener('abort', onAbort);
     unlisten();
-    if (attempts.get(callId) === attempt) attempts.delete(callId);
+    attempts.remove(callId, attempt);
   }
+}
+
+/** Whether a request still wants the call: one running that its caller has not given up on. */
+function anyoneWants(link: HostLink, callId: string): boolean {
+  return (
+    liveAttempts
+      .get(link)
+      ?.get(callId)
+      .some((attempt) => !attempt.abandoned) === true
+  );
 }
 
 /**
@@ -138,7 +157,7 @@ function waitsFor(options: HostCallOptions): { signal: AbortSignal | undefined; 
  * journal runs once its editor is back unless the cancel gets there. A host that stays away
  * longer learns nothing, and the call may finish.
  */
-async function cancelAtHost(link: HostLink, callId: string, attempt: object, reason: unknown, waitMs: number): Promise<void> {
+async function cancelAtHost(link: HostLink, callId: string, reason: unknown, waitMs: number): Promise<void> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     let rpc: RpcConnection;
@@ -147,8 +166,7 @@ async function cancelAtHost(link: HostLink, callId: string, attempt: object, rea
     } catch {
       return; // the host is away; if it comes back with the call, the call runs to its end
     }
-    const latest = latestAttempts.get(link)?.get(callId);
-    if (latest !== undefined && latest !== attempt) return; // the callId was started again since
+    if (anyoneWants(link, callId)) return; // another request wants the call (or wants it again since)
     // Sent again only on a new connection, and only within the wait: an editor that keeps
     // dropping its connections before it answers is not asked for ever.
     if ((await cancelOn(rpc, callId, reason)) || Date.now() >= deadline) return;
@@ -195,6 +213,19 @@ function gaveUp(params: CallStartParams, options: HostCallOptions, maybeSent: bo
     'OUTCOME_UNKNOWN',
     `"${params.tool}" was cancelled${why}, and the editor was asked to stop it, but it has not confirmed that it did: the call may still finish. Check the editor's state before calling it again.`,
     { callId: params.callId, tool: params.tool, cancelRequested: true },
+  );
+}
+
+/**
+ * The caller gave up, and stopped waiting, on a call that other requests with its callId (the
+ * same idempotency key) still want: it was not cancelled at the host, where it goes on for them.
+ */
+function leftToOthers(params: CallStartParams, options: HostCallOptions): TetherError {
+  const reason = reasonText(options.signal?.reason);
+  return new TetherError(
+    'CANCELLED',
+    `Call "${params.callId}" was cancelled for this request${reason === undefined ? '' : ` (${reason})`}, but another request with the same idempotency key still waits on it, so the editor was not asked to stop it: it goes on, and that request gets its result.`,
+    { callId: params.callId, tool: params.tool, shared: true },
   );
 }
 

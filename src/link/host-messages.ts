@@ -5,6 +5,7 @@
  */
 import type { EventEmitter } from 'node:events';
 import { Bye, CallProgress, HostStateNotice, LogMessage, METHODS, TetherError, type RpcConnection } from '../protocol/index.js';
+import { PerCall } from './per-call.js';
 
 /** What the link hands to whoever owns a call: its progress, logs and questions. */
 export interface CallListener {
@@ -29,30 +30,33 @@ export interface HostNoticeSink {
   events: Pick<EventEmitter<HostNotices>, 'emit'>;
 }
 
-/** The owners of the calls in flight, by callId. */
+/**
+ * The owners of the calls in flight, by callId. A callId may have more than one: requests
+ * with the same idempotency key share one call at the host, and each of them hears its
+ * progress and logs (a client hearing none would think its call stalled and give up). A
+ * question needs one answer, so it goes to the newest owner that can answer it.
+ */
 export class CallRoutes {
-  private readonly listeners = new Map<string, CallListener>();
+  private readonly owners = new PerCall<CallListener>();
 
-  /** Routes a call's progress, logs and questions to its owner while the call lives. */
+  /** Routes a call's progress, logs and questions to this owner, until the returned function is called. */
   listen(callId: string, listener: CallListener): () => void {
-    this.listeners.set(callId, listener);
-    return () => {
-      if (this.listeners.get(callId) === listener) this.listeners.delete(callId);
-    };
+    this.owners.add(callId, listener);
+    return () => this.owners.remove(callId, listener);
   }
 
   progress(update: CallProgress): void {
-    this.listeners.get(update.callId)?.progress?.(update);
+    for (const owner of this.owners.get(update.callId)) owner.progress?.(update);
   }
 
   log(message: LogMessage): void {
-    if (message.callId) this.listeners.get(message.callId)?.log?.(message);
+    if (message.callId) for (const owner of this.owners.get(message.callId)) owner.log?.(message);
   }
 
   /** A host's question for a call's owner; NO_CLIENT when nobody waits on that call any more. */
   async ask(params: unknown, kind: 'elicit' | 'sample'): Promise<unknown> {
     const { callId, ...rest } = (params ?? {}) as { callId?: string } & Record<string, unknown>;
-    const handler = callId ? this.listeners.get(callId)?.[kind] : undefined;
+    const handler = callId ? this.owners.get(callId).findLast((owner) => owner[kind])?.[kind] : undefined;
     if (!handler) {
       throw new TetherError('NO_CLIENT', `No client is waiting on call "${callId ?? '?'}" to answer its ${kind === 'elicit' ? 'question' : 'sampling request'}.`);
     }

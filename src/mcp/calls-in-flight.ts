@@ -42,6 +42,11 @@ export interface CallsInFlightOptions {
 export class CallsInFlight {
   /** The calls by callId (a test may fill it to stand for calls in flight). */
   readonly pending = new Map<string, PendingCall>();
+  /**
+   * How many requests share each pending callId beyond the first: requests with the same
+   * idempotency key make one call at the host, which stays pending until the last of them ends.
+   */
+  private readonly sharers = new Map<string, number>();
   /** The host calls of `pending`, for a close to wait on. */
   private readonly running = new Set<Promise<unknown>>();
   /** Cancels of calls that ended here (their clients gave up) still on their way to the host. */
@@ -62,8 +67,7 @@ export class CallsInFlight {
       });
     }
     const callId = options.idempotencyKey ? callIdForKey(options.idempotencyKey) : freshCallId();
-    const pending: PendingCall = { callId, tool: tool.name, startedAt: Date.now(), state: 'waiting', ...(options.agent ? { agent: options.agent } : {}) };
-    this.pending.set(callId, pending);
+    const pending = this.track(callId, tool, options.agent);
     const listener: CallListener = {
       ...options.listener,
       progress: (update) => {
@@ -72,6 +76,7 @@ export class CallsInFlight {
         options.listener?.progress?.(update);
       },
     };
+    const startedAt = Date.now();
     let outcome: 'ok' | 'error' = 'error';
     const logged: Pick<CallLogFields, 'outcome' | 'code' | 'bytes'> = { outcome: 'failed', code: undefined, bytes: undefined };
     // Written out, not spread: it carries the AbortSignal (see tool-call.ts).
@@ -105,8 +110,8 @@ export class CallsInFlight {
       throw options.idempotencyKey ? inTermsOfKey(error, options.idempotencyKey) : error;
     } finally {
       this.running.delete(running);
-      this.pending.delete(callId);
-      const durationMs = Date.now() - pending.startedAt;
+      this.untrack(callId);
+      const durationMs = Date.now() - startedAt;
       this.options.onCallFinished?.(tool.name, outcome, durationMs / 1000);
       const { log } = this.options;
       if (log) {
@@ -114,6 +119,26 @@ export class CallsInFlight {
         writeCallLine(log, { callId, tool: tool.name, agent: agentLabel(options.agent), durationMs, outcome: logged.outcome, code: logged.code, bytes: logged.bytes });
       }
     }
+  }
+
+  /** The pending call for a new request: its own, or the one it shares by callId. */
+  private track(callId: string, tool: ToolDescriptor, agent: Agent | undefined): PendingCall {
+    const shared = this.pending.get(callId);
+    if (shared) {
+      this.sharers.set(callId, (this.sharers.get(callId) ?? 0) + 1);
+      return shared;
+    }
+    const pending: PendingCall = { callId, tool: tool.name, startedAt: Date.now(), state: 'waiting', ...(agent ? { agent } : {}) };
+    this.pending.set(callId, pending);
+    return pending;
+  }
+
+  /** A request ended: its call is no longer pending once no other request shares it. */
+  private untrack(callId: string): void {
+    const sharers = this.sharers.get(callId);
+    if (sharers === undefined) this.pending.delete(callId);
+    else if (sharers === 1) this.sharers.delete(callId);
+    else this.sharers.set(callId, sharers - 1);
   }
 
   /**
