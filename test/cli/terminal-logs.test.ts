@@ -4,11 +4,11 @@
  * (--log-format json, TETHER_LOG_FORMAT) or when the output is not a terminal, which is what
  * scripts and the other tests read (`{"event":"ready",…}` on the sandbox's stdout).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TETHER_BIN, TetherProcess, cleanupProcesses, createWorkspace, runToExit, startSandbox, type Workspace } from '../helpers/processes.js';
-import { needsScript, hasScript, onTerminal, stopTerminals } from '../helpers/terminal.js';
+import { needsScript, hasScript, onTerminal, shellOnTerminal, shellQuote, stopTerminals, tetherCommand } from '../helpers/terminal.js';
 
 afterEach(async () => {
   await stopTerminals();
@@ -109,6 +109,32 @@ describe('log lines in a terminal', () => {
       terminal.type('\n');
       await expect.poll(() => terminal.shown().match(/Press Enter to show this again/g)?.length ?? 0, { timeout: 5_000 }).toBe(2);
       expect(terminal.shown().match(/Tether HTTP endpoint: +http/g)).toHaveLength(2);
+    },
+    45_000,
+  );
+
+  it.skipIf(!hasScript)(
+    `npm start & in an interactive shell: it keeps serving, and does not read the terminal it may not read${needsScript}`,
+    async () => {
+      const workspace = createWorkspace();
+      const pidFile = join(dirname(workspace.home), 'start.pid');
+      // An interactive bash has job control: the job gets its own process group, and the
+      // terminal stays the shell's. A job that reads it is stopped, editor and server with it.
+      const job = `${tetherCommand(['start', '--port', '0'])} & echo $! > ${shellQuote(pidFile)}; wait`;
+      const terminal = shellOnTerminal(`bash --norc -ic ${shellQuote(job)}`, workspace.env, terminalLog(workspace, 'start-background.log'));
+      try {
+        await expect.poll(terminal.shown, { timeout: 20_000 }).toContain('Press Ctrl+C to stop.');
+        expect(terminal.shown()).not.toContain('Press Enter');
+        const project = join(workspace.home, 'projects', 'sample-project');
+        const called = await runToExit(process.execPath, [TETHER_BIN, 'call', 'get_hierarchy', '--project', project, '--wait-ms', '5000'], { env: workspace.env, timeoutMs: 15_000 });
+        expect(called.code, called.stderr).toBe(0);
+        expect(readFileSync(`/proc/${readFileSync(pidFile, 'utf8').trim()}/stat`, 'utf8')).toMatch(/\) [RS] /);
+      } finally {
+        // The job is the shell's child, not ours: it goes by its pid (SIGCONT first, should it be stopped).
+        const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : undefined;
+        if (pid) for (const signal of ['SIGCONT', 'SIGTERM'] as const) process.kill(pid, signal);
+        if (pid) await expect.poll(() => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z '), { timeout: 10_000 }).toBe(false);
+      }
     },
     45_000,
   );

@@ -32,8 +32,17 @@ export interface TerminalRun {
  * `> out.json`, so that only stderr reaches the terminal).
  */
 export function onTerminal(args: string[], env: NodeJS.ProcessEnv, log: string, redirect = ''): TerminalRun {
-  const command = [process.execPath, TETHER_BIN, ...args].map(shellQuote).join(' ');
-  const child = spawn('script', ['-qfec', `${command} ${redirect}`, log], { env, stdio: ['pipe', 'ignore', 'ignore'] });
+  return shellOnTerminal(`${tetherCommand(args)} ${redirect}`, env, log);
+}
+
+/** `tether ARGS` as a shell command line. */
+export function tetherCommand(args: string[]): string {
+  return [process.execPath, TETHER_BIN, ...args].map(shellQuote).join(' ');
+}
+
+/** Runs a shell command line on a terminal (`sh -c`, as `script` runs it). */
+export function shellOnTerminal(commandLine: string, env: NodeJS.ProcessEnv, log: string): TerminalRun {
+  const child = spawn('script', ['-qfec', commandLine, log], { env, stdio: ['pipe', 'ignore', 'ignore'] });
   started.add(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   void exited.then(() => started.delete(child));

@@ -12,6 +12,7 @@ import { requestLoginLink } from '../status/dashboard-link.js';
 import { run as runSandbox } from './sandbox.js';
 import { packageRoot } from '../package-root.js';
 import { shellWord } from '../shell-word.js';
+import { mayReadTerminal } from '../terminal-foreground.js';
 import { run as runServe } from './serve.js';
 
 export async function run(options: { project?: string; buildSeconds?: number; port?: number; logFormat?: string }): Promise<void> {
@@ -34,8 +35,9 @@ export async function run(options: { project?: string; buildSeconds?: number; po
   const bin = join(packageRoot(), 'bin', 'tether.js');
   // No snippet holds the token: HTTP configurations read it from TETHER_TOKEN (clients/connect-lines.ts).
   const connect = connectLines({ bin, project, tokenFile: tokenPath(tetherHome()) });
-  // On a terminal, Enter shows it again: reload lines and logs scroll it away.
-  const again = process.stdin.isTTY === true;
+  // On a terminal, Enter shows it again: reload lines and logs scroll it away. Not in the
+  // background (`npm start &`), where reading the terminal would stop every part of it.
+  const again = mayReadTerminal();
   const banner = (): string =>
     [
       '',
