@@ -67,10 +67,13 @@ export interface TetherServerOptions extends ListenOptions {
 }
 
 /**
- * At shutdown, how long a cancelled call may take to end with its editor's own word, then
- * how long its answer may take to be written. With the cancel's own 1 s, the shutdown takes
- * 3 s at most, within the CLI's 5 s and leaving an editor `tether start` runs time to quit.
+ * At shutdown, how long the cancels of calls in flight may wait for their editor (one that
+ * is reloading: a connected one takes them at once), how long a cancelled call may then take
+ * to end with its editor's own word, and how long its answer may take to be written. The
+ * shutdown takes 3 s at most, within the CLI's 5 s and leaving an editor `tether start` runs
+ * time to quit. A call whose editor does not come back in time is answered OUTCOME_UNKNOWN.
  */
+const CANCEL_WITHIN_MS = 1_000;
 const CALL_SETTLE_MS = 1_500;
 const ANSWER_GRACE_MS = 500;
 
@@ -240,7 +243,7 @@ export class TetherServer {
       removeServeState(this.home, process.pid, this.replacedState);
       const stopped = new Promise<void>((resolve) => this.http.close(() => resolve()));
       try {
-        await this.fronts.close({ reason: 'tether serve is shutting down.', settleMs: CALL_SETTLE_MS });
+        await this.fronts.close({ reason: 'tether serve is shutting down.', cancelWithinMs: CANCEL_WITHIN_MS, settleMs: CALL_SETTLE_MS });
         // The answers just given still have to be written: each POST's response ends once it is.
         // (The grace timer is unreferenced, so it outlives nothing: the sockets waited on keep the process up.)
         const answered = [...this.openPosts].map((res) => new Promise((resolve) => res.once('close', resolve)));

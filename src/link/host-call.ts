@@ -31,11 +31,22 @@ export interface HostCallOptions {
    * (which may be reloading): a closing front waits for them (calls-in-flight.ts).
    */
   cancels?: Set<Promise<void>>;
+  /**
+   * Where the call puts, while it runs, the function that gives it up as its signal's abort
+   * does: a closing front gives up every call in flight, each of which then cancels itself at
+   * the host (calls-in-flight.ts). Given up on this way, a call whose cancel the editor has not
+   * confirmed ends OUTCOME_UNKNOWN, whatever `confirmCancelMs` says: its caller is still
+   * there to read the answer, and the call may still run.
+   */
+  giveUps?: Set<(reason: string) => void>;
 }
 
-/** One runHostCall of a callId, and whether its caller has given up on it. */
+/** One runHostCall of a callId, and whether (and why) its caller has given up on it. */
 interface Attempt {
   abandoned: boolean;
+  reason?: unknown;
+  /** Given up on by its front's close, not by its caller: an unconfirmed cancel is said as such. */
+  byClose?: boolean;
 }
 
 /**
@@ -54,18 +65,26 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
   if (!attempts) liveAttempts.set(link, (attempts = new PerCall()));
   attempts.add(callId, attempt);
   const unlisten = options.listener ? link.listen(callId, options.listener) : () => undefined;
-  const onAbort = (): void => {
+  /** Once true, the host may have the call: never start it afresh unless it may rerun. */
+  let maybeSent = false;
+  const giveUp = (reason: unknown, byClose = false): void => {
+    if (attempt.abandoned) return;
     attempt.abandoned = true;
-    const sending = cancelAtHost(link, callId, options.signal?.reason, options.waitMs);
+    attempt.reason = reason;
+    attempt.byClose = byClose;
+    // Never sent, nothing to cancel: the loop below ends the call before it would be.
+    if (!maybeSent) return;
+    const sending = cancelAtHost(link, callId, reason, options.waitMs);
     const { cancels } = options;
     if (!cancels) return;
     cancels.add(sending);
     void sending.finally(() => cancels.delete(sending));
   };
+  const onAbort = (): void => giveUp(options.signal?.reason);
+  const onClose = (reason: string): void => giveUp(reason, true);
   options.signal?.addEventListener('abort', onAbort, { once: true });
+  options.giveUps?.add(onClose);
   const patience = waitsFor(options);
-  /** Once true, the host may have the call: never start it afresh unless it may rerun. */
-  let maybeSent = false;
   try {
     for (;;) {
       // Connected already, as for almost every call: no wait, and no promise to wait on.
@@ -73,17 +92,17 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
       try {
         rpc ??= await link.connection(options.waitMs, patience.signal);
       } catch (error) {
-        throw unreachable(params, options, maybeSent, error);
+        throw unreachable(params, options, attempt, maybeSent, error);
       }
       // Cancelled before it was ever sent (while waiting for the link): it must never start.
-      if (options.signal?.aborted && !maybeSent) throw gaveUp(params, options, false);
+      if (attempt.abandoned && !maybeSent) throw gaveUp(params, options, attempt, false);
       // A call the caller cancelled is never started afresh: only its outcome is asked for.
-      const attachOnly = maybeSent && (!options.rerunnable || options.signal?.aborted === true);
+      const attachOnly = maybeSent && (!options.rerunnable || attempt.abandoned);
       maybeSent = true;
       // Back after the caller cancelled: the cancel may have been lost with the old connection,
       // so it goes again on this one, before the re-attach (the host takes them in order): a
       // call still queued there never starts. Unless another request with the callId still wants it.
-      if (attachOnly && options.signal?.aborted && !anyoneWants(link, callId)) void cancelOn(rpc, callId, options.signal.reason);
+      if (attachOnly && attempt.abandoned && !anyoneWants(link, callId)) void cancelOn(rpc, callId, attempt.reason);
       try {
         // Written out, not spread: it carries the AbortSignal (see src/mcp/mcp-server.ts).
         const answer = rpc.request<CallStartResult>(METHODS.callStart, callStartJson(attachOnly ? { ...params, attachOnly: true } : params), {
@@ -93,7 +112,7 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
         return await answer;
       } catch (error) {
         const failure = TetherError.from(error);
-        if (patience.signal?.aborted) throw anyoneWants(link, callId) ? leftToOthers(params, options) : gaveUp(params, options, maybeSent);
+        if (patience.signal?.aborted) throw anyoneWants(link, callId) ? leftToOthers(params, attempt) : gaveUp(params, options, attempt, maybeSent);
         // Displaced by another client: say so at once, typed; reconnecting would displace it in turn.
         if (link.lastFailure?.code === 'EVICTED') throw evicted(link.lastFailure, params);
         // Re-attach once the link is back, if the connection dropped. A host that answered on a
@@ -109,6 +128,7 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
   } finally {
     patience.dispose();
     options.signal?.removeEventListener('abort', onAbort);
+    options.giveUps?.delete(onClose);
     unlisten();
     attempts.remove(callId, attempt);
   }
@@ -188,8 +208,8 @@ async function cancelOn(rpc: RpcConnection, callId: string, reason: unknown): Pr
 }
 
 /** The link could not be had for the call: what that means depends on whether the host may have it. */
-function unreachable(params: CallStartParams, options: HostCallOptions, maybeSent: boolean, error: unknown): TetherError {
-  if (options.signal?.aborted) return gaveUp(params, options, maybeSent);
+function unreachable(params: CallStartParams, options: HostCallOptions, attempt: Attempt, maybeSent: boolean, error: unknown): TetherError {
+  if (attempt.abandoned) return gaveUp(params, options, attempt, maybeSent);
   const failure = TetherError.from(error, 'HOST_UNAVAILABLE');
   if (failure.code === 'EVICTED') return maybeSent ? evicted(failure, params) : failure;
   // Not sent, or safe to run again: the editor's absence is all there is to say, and a retry is safe.
@@ -201,27 +221,33 @@ function unreachable(params: CallStartParams, options: HostCallOptions, maybeSen
   );
 }
 
-/** The caller aborted and stopped waiting (at once, or after `confirmCancelMs`). */
-function gaveUp(params: CallStartParams, options: HostCallOptions, maybeSent: boolean): TetherError {
-  const reason = reasonText(options.signal?.reason);
+/**
+ * The caller aborted and stopped waiting (at once, or after `confirmCancelMs`), or the front
+ * closed with the call in flight.
+ */
+function gaveUp(params: CallStartParams, options: HostCallOptions, attempt: Attempt, maybeSent: boolean): TetherError {
+  const reason = clauseOf(attempt.reason);
   const why = reason === undefined ? '' : `: ${reason}`;
-  // Never sent, so nothing to confirm; or nobody asked for the editor's word.
-  if (!maybeSent || options.confirmCancelMs === undefined) {
+  if (!maybeSent) {
+    const what = attempt.byClose ? `"${params.tool}" was not sent to the editor${why}; it did not run.` : `Call "${params.callId}" was cancelled by the client${why}.`;
+    return new TetherError('CANCELLED', what, { callId: params.callId, started: false });
+  }
+  // Nobody asked for the editor's word (an MCP client that cancelled reads no answer at all).
+  if (options.confirmCancelMs === undefined && !attempt.byClose) {
     return new TetherError('CANCELLED', `Call "${params.callId}" was cancelled by the client${why}.`, { callId: params.callId });
   }
-  return new TetherError(
-    'OUTCOME_UNKNOWN',
-    `"${params.tool}" was cancelled${why}, and the editor was asked to stop it, but it has not confirmed that it did: the call may still finish. Check the editor's state before calling it again.`,
-    { callId: params.callId, tool: params.tool, cancelRequested: true },
-  );
+  const cancelled = attempt.byClose
+    ? `"${params.tool}" was given up on while the editor had it${why}. A cancel was sent, or waits for the editor to be back, and the editor has not confirmed it: the call may still run, or have run.`
+    : `"${params.tool}" was cancelled${why}, and the editor was asked to stop it, but it has not confirmed that it did: the call may still finish.`;
+  return new TetherError('OUTCOME_UNKNOWN', `${cancelled} Check the editor's state before calling it again.`, { callId: params.callId, tool: params.tool, cancelRequested: true });
 }
 
 /**
  * The caller gave up, and stopped waiting, on a call that other requests with its callId (the
  * same idempotency key) still want: it was not cancelled at the host, where it goes on for them.
  */
-function leftToOthers(params: CallStartParams, options: HostCallOptions): TetherError {
-  const reason = reasonText(options.signal?.reason);
+function leftToOthers(params: CallStartParams, attempt: Attempt): TetherError {
+  const reason = clauseOf(attempt.reason);
   return new TetherError(
     'CANCELLED',
     `Call "${params.callId}" was cancelled for this request${reason === undefined ? '' : ` (${reason})`}, but another request with the same idempotency key still waits on it, so the editor was not asked to stop it: it goes on, and that request gets its result.`,
@@ -232,6 +258,11 @@ function leftToOthers(params: CallStartParams, options: HostCallOptions): Tether
 /** What an abort reason says, when it says anything. */
 function reasonText(reason: unknown): string | undefined {
   return reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : undefined;
+}
+
+/** A reason, to go inside a sentence: without its own closing period. */
+function clauseOf(reason: unknown): string | undefined {
+  return reasonText(reason)?.replace(/\.$/, '');
 }
 
 function evicted(failure: TetherError, params: CallStartParams): TetherError {

@@ -5,7 +5,7 @@
  */
 import { randomFillSync } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { METHODS, TetherError, type Agent, type ToolDescriptor } from '../protocol/index.js';
+import { TetherError, type Agent, type ToolDescriptor } from '../protocol/index.js';
 import { runHostCall, type HostCallOptions } from '../link/host-call.js';
 import type { CallListener, HostLink } from '../link/host-link.js';
 import type { Logger } from 'pino';
@@ -51,6 +51,8 @@ export class CallsInFlight {
   private readonly running = new Set<Promise<unknown>>();
   /** Cancels of calls that ended here (their clients gave up) still on their way to the host. */
   private readonly cancels = new Set<Promise<void>>();
+  /** How to give up each host call in flight, as its client's cancel would (see close). */
+  private readonly giveUps = new Set<(reason: string) => void>();
   private closing = false;
 
   constructor(
@@ -95,6 +97,7 @@ export class CallsInFlight {
       signal: options.signal,
       confirmCancelMs: options.confirmCancelMs,
       cancels: this.cancels,
+      giveUps: this.giveUps,
     });
     this.running.add(running);
     try {
@@ -143,29 +146,36 @@ export class CallsInFlight {
 
   /**
    * From now on no call is sent (call() refuses): one sent after this would escape the cancel
-   * and be cut by the link's close, its outcome unknown. Each call in flight is cancelled at
-   * the host with `reason` and, with `settleMs`, given up to that long to end with the host's
-   * own word (cancelled, or finished anyway) rather than a lost link's. Cancels still on their
-   * way (a client gave up on a call while the editor was away) are waited for too. An editor
-   * reloading keeps its calls, queued or running on: the cancels wait for it to be back,
-   * within the time a call waits for it, or a call given up on here would run there with no
-   * one to answer. Undefined when there is nothing to wait for, so that the front closes its
-   * link at once (a pool retiring an unused front expects it closed when the call returns).
+   * and be cut by the link's close, its outcome unknown. Every call in flight is given up on with
+   * `reason`, as its client's cancel would: one never sent ends at once, and each other sends
+   * its cancel to the host, waiting up to `cancelWithinMs` for the editor to take it. An editor
+   * away for a reload keeps its calls, queued or running on, and takes them up again when a
+   * client re-attaches: a call given up on here must be cancelled there first, or it would run
+   * with no one to answer. A reload longer than the wait gets no cancel, and such a call ends
+   * OUTCOME_UNKNOWN. With `settleMs`, each call then gets up to that long to end with the
+   * host's own word (cancelled, or finished anyway) rather than a lost link's.
+   * Undefined when there is nothing to wait for, so that the front closes its link at once (a
+   * pool retiring an unused front expects it closed when the call returns, and an editor that
+   * is gone, not reloading, will take no cancel).
    */
-  close(reason: string, settleMs?: number): Promise<void> | undefined {
+  close(reason: string, { settleMs, cancelWithinMs }: { settleMs?: number; cancelWithinMs: number }): Promise<void> | undefined {
     this.closing = true;
-    const inFlight = [...this.pending.keys()];
+    for (const giveUp of [...this.giveUps]) giveUp(reason);
     const cancelling = [...this.cancels];
-    const reachable = this.link.state === 'authenticated' || this.link.state === 'reloading';
-    if (!reachable || (inFlight.length === 0 && cancelling.length === 0)) return undefined;
+    if (!this.editorMayTakeCancels() || (this.running.size === 0 && cancelling.length === 0)) return undefined;
     return (async () => {
-      if (inFlight.length > 0) {
-        const rpc = await this.link.connection(this.link.state === 'authenticated' ? 0 : this.options.waitMs).catch(() => undefined);
-        if (rpc) await Promise.allSettled(inFlight.map((callId) => rpc.request(METHODS.callCancel, { callId, reason }, { timeoutMs: 1_000 })));
-      }
-      await Promise.allSettled(cancelling);
+      await Promise.race([Promise.allSettled(cancelling), delay(cancelWithinMs, undefined, { ref: false })]);
       if (settleMs) await Promise.race([Promise.allSettled(this.running), delay(settleMs, undefined, { ref: false })]);
     })();
+  }
+
+  /**
+   * Connected, or away for a domain reload: announced, or its port refusing while its record
+   * stays (the link then says `lost`, backing off, with a failure that says `reloading`).
+   */
+  private editorMayTakeCancels(): boolean {
+    const { state } = this.link;
+    return state === 'authenticated' || state === 'reloading' || state === 'connecting' || (state === 'lost' && this.link.lastFailure?.data.reloading === true);
   }
 }
 

@@ -69,6 +69,13 @@ export interface EditorStatus {
   tools: number;
 }
 
+/**
+ * How long a closing front waits, by default, for a reloading editor to take the cancels of
+ * the calls its client left: within the 5 s the CLI gives a shutdown, and long enough for the
+ * short reloads (a longer one gets no cancel, and its calls end OUTCOME_UNKNOWN).
+ */
+export const DEFAULT_CLOSE_CANCEL_MS = 3_000;
+
 export class Front {
   /** The link itself: tests drive it; everything else goes through the front. */
   readonly link: HostLink;
@@ -126,14 +133,18 @@ export class Front {
 
   /**
    * Ends the front: calls still in flight are cancelled at the host (a client that went away
-   * no longer wants them; shared calls go on for their other requesters), then the link
+   * no longer wants them; shared calls go on for their other requesters), waiting up to
+   * `cancelWithinMs` for an editor that is reloading to take the cancels, then the link
    * closes, and with it every task. With `settleMs`, for callers still there to hear it, each
    * call first gets up to that long to end with the host's own word.
    */
-  async close(options: { reason?: string; settleMs?: number } = {}): Promise<void> {
+  async close(options: { reason?: string; settleMs?: number; cancelWithinMs?: number } = {}): Promise<void> {
     try {
       // Not awaited when there is nothing to cancel: an unused front is closed at once.
-      const cancelling = this.calls.close(options.reason ?? 'The MCP client disconnected.', options.settleMs);
+      const cancelling = this.calls.close(options.reason ?? 'The MCP client disconnected.', {
+        cancelWithinMs: options.cancelWithinMs ?? DEFAULT_CLOSE_CANCEL_MS,
+        ...(options.settleMs === undefined ? {} : { settleMs: options.settleMs }),
+      });
       if (cancelling) await cancelling;
     } finally {
       this.link.close();

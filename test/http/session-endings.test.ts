@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Host } from '../../src/host/index.js';
-import { buildLog, cleanupProcesses, createWorkspace, executedTools, startSandbox } from '../helpers/processes.js';
+import { TETHER_BIN, buildLog, cleanupProcesses, createWorkspace, executedTools, runToExit, startSandbox } from '../helpers/processes.js';
 import { callThenDrop, openRawSession, resumeStream, startServe, type Served } from '../helpers/serve.js';
 
 const hosts: Host[] = [];
@@ -140,6 +140,47 @@ describe('a server shutting down with a call in flight', () => {
     expect(text).toMatch(/"isError":true/);
     expect(text).toContain('tether serve is shutting down.');
     expect(buildLog(workspace)).toEqual([expect.objectContaining({ status: 'cancelled' })]);
+  });
+
+  it('answers every call within its 3 s while the editor reloads, saying which may still run, and logs each', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace, ['--reload-ms', '30000']);
+    const served = await startServe(workspace, ['--log-level', 'debug']);
+    const [first, second] = [await openRawSession(served), await openRawSession(served)];
+    const call = (session: Record<string, string>, id: number, name: string, args: Record<string, unknown>): Promise<string> =>
+      fetch(served.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }) }).then(
+        async (response) => response.text(),
+        (error: unknown) => `cut: ${String(error)}`,
+      );
+    // compile_scripts reloads the editor's domain (30 s here) before it answers; a call made
+    // meanwhile waits for the editor, unsent.
+    const compiled = call(first, 1, 'compile_scripts', {});
+    await served.server.waitForStderrLine((line) => line.includes('reloading'));
+    const created = call(second, 2, 'create_gameobject', { name: 'DuringReload' });
+    const inFlight = async (): Promise<string[]> => {
+      const status = (await (await fetch(new URL('/status', served.url), { headers: { authorization: `Bearer ${served.token}` } })).json()) as { fronts: Array<{ calls: Array<{ tool: string }> }> };
+      return status.fronts.flatMap((front) => front.calls.map((pending) => pending.tool)).sort();
+    };
+    await expect.poll(inFlight).toEqual(['compile_scripts', 'create_gameobject']);
+
+    const stopping = Date.now();
+    served.server.child.kill('SIGTERM');
+    expect(await served.server.exited).toBe(0); // not the CLI's exit 1 after 5 s
+    expect(Date.now() - stopping).toBeLessThan(4_500);
+    const [compile, create] = await Promise.all([compiled, created]);
+    expect(compile).toContain('"id":1');
+    expect(compile).toContain('"code":"OUTCOME_UNKNOWN"');
+    expect(create).toContain('"id":2');
+    expect(create).toMatch(/"code":"CANCELLED","data":\{[^}]*"started":false/);
+    const logged = await runToExit(process.execPath, [TETHER_BIN, 'logs', '--json'], { env: workspace.env });
+    const calls = logged.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { msg?: string; tool?: string; code?: string })
+      .filter((line) => line.msg === 'call');
+    expect(calls).toEqual(
+      expect.arrayContaining([expect.objectContaining({ tool: 'compile_scripts', code: 'OUTCOME_UNKNOWN' }), expect.objectContaining({ tool: 'create_gameobject', code: 'CANCELLED' })]),
+    );
   });
 
   it('answers a request that arrives during the shutdown with 503 SHUTTING_DOWN, after the guards', async () => {

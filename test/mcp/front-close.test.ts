@@ -56,28 +56,44 @@ function editorLife(dir: string, identity: { instanceId: string; token: string }
   return { host, runs, release };
 }
 
+/**
+ * An editor's first life and a front on it with two calls of `slow`: one holding the main
+ * thread, the next queued behind it (made with `signal`, if given).
+ */
+async function twoCallsInFlight(signal?: AbortSignal): Promise<{
+  dir: string;
+  identity: { instanceId: string; token: string };
+  before: ReturnType<typeof editorLife>;
+  front: Front;
+  running: Promise<unknown>;
+  queuedCall: Promise<unknown>;
+  queuedCallId: string;
+}> {
+  const dir = mkdtempSync(join(tmpdir(), 'tether-front-close-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(join(dir, 'project'));
+  const identity = { instanceId: randomUUID(), token: `tok-${randomUUID()}` };
+  const before = editorLife(dir, identity);
+  await before.host.start();
+  const front = new Front({ project: join(dir, 'project'), home: dir, waitMs: 10_000 }).start();
+  cleanups.push(() => front.close());
+  const slow = await front.lookUpTool('slow');
+  expect(slow).toBeDefined();
+  const running = front.call(slow!, { tag: 'running' }, {}).catch(() => undefined);
+  let queued!: () => void;
+  const isQueued = new Promise<void>((resolve) => (queued = resolve));
+  const listener = { progress: (update: CallProgress) => update.state === 'queued' && queued() };
+  const queuedCall = front.call(slow!, { tag: 'queued' }, { ...(signal ? { signal } : {}), listener }).catch((error: unknown) => error);
+  await isQueued;
+  const queuedCallId = [...front.pending.values()].find((call) => call.state === 'queued')!.callId;
+  return { dir, identity, before, front, running, queuedCall, queuedCallId };
+}
+
 describe('a front closing while its editor reloads', () => {
   it('delivers the cancel of a call its client gave up on once the editor is back: the call never runs', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tether-front-close-'));
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    mkdirSync(join(dir, 'project'));
-    const identity = { instanceId: randomUUID(), token: `tok-${randomUUID()}` };
-    const before = editorLife(dir, identity);
-    await before.host.start();
-    const front = new Front({ project: join(dir, 'project'), home: dir, waitMs: 10_000 }).start();
-    cleanups.push(() => front.close());
-    const slow = await front.lookUpTool('slow');
-    expect(slow).toBeDefined();
-
     // One call holds the main thread; the next waits in the editor's queue.
-    const running = front.call(slow!, { tag: 'running' }, {}).catch(() => undefined);
     const client = new AbortController();
-    let queued!: () => void;
-    const isQueued = new Promise<void>((resolve) => (queued = resolve));
-    const listener = { progress: (update: CallProgress) => update.state === 'queued' && queued() };
-    const given = front.call(slow!, { tag: 'queued' }, { signal: client.signal, listener }).catch((error: unknown) => error);
-    await isQueued;
-    const queuedCallId = [...front.pending.values()].find((call) => call.state === 'queued')!.callId;
+    const { dir, identity, before, front, running, queuedCall: given, queuedCallId } = await twoCallsInFlight(client.signal);
 
     // The editor reloads; meanwhile the client cancels the queued call and leaves.
     const away = new Promise((resolve) => front.link.once('state', resolve));
@@ -92,6 +108,35 @@ describe('a front closing while its editor reloads', () => {
     await after.host.start();
     await closing;
     await running;
+    expect(after.host.calls.status(queuedCallId).state).toBe('cancelled');
+    after.release();
+    expect(after.runs).toEqual([]);
+  });
+
+  // A client that goes away without cancelling (its stdin closed) wants nothing in flight either.
+  // The link waits out a reload as `reloading`, or as `lost` once the editor's port has refused
+  // while its record stays (a reload longer than announced). In both, the front's own re-attach
+  // once the editor was back started the queued call, before any cancel reached it.
+  it.each(['reloading', 'lost'] as const)('cancels what its client left in flight when the link is %s: nothing runs after the reload', async (state) => {
+    const { dir, identity, before, front, running, queuedCall: left, queuedCallId } = await twoCallsInFlight();
+    const inState = new Promise<void>((resolve) => {
+      const onState = (now: string): void => {
+        if (now !== state) return;
+        front.link.off('state', onState);
+        resolve();
+      };
+      front.link.on('state', onState);
+    });
+    // Announced back within 50 ms: the link's retry then finds the port refusing, and says `lost`.
+    await before.host.close({ reason: 'reload', expectedBackMs: state === 'lost' ? 50 : 60_000 });
+    await inState;
+    expect(front.link.lastFailure?.data.reloading ?? state === 'reloading').toBe(true);
+    const closing = front.close();
+
+    const after = editorLife(dir, identity);
+    await after.host.start();
+    await closing;
+    await Promise.all([running, left]);
     expect(after.host.calls.status(queuedCallId).state).toBe('cancelled');
     after.release();
     expect(after.runs).toEqual([]);
