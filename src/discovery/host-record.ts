@@ -114,12 +114,26 @@ export function listHostRecords(dir = hostsDir(), log: WarningLog = processWarni
       continue;
     }
     if (!isProcessAlive(parsed.data.pid)) {
-      rmSync(path, { force: true });
+      removeStaleRecord(path, log);
       continue;
     }
     records.push(parsed.data);
   }
   return records.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+}
+
+/**
+ * Deletes a record whose process is gone. One that cannot be deleted (a read-only records
+ * folder, a Windows file another process holds open) is still stale: skipped all the same, and
+ * said once, so that no other project's leftover keeps a front from every editor.
+ */
+function removeStaleRecord(path: string, log: WarningLog): void {
+  try {
+    rmSync(path, { force: true });
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    log.warn({ path, reason: code ?? message }, 'stale host record (its process is gone) could not be deleted, so skipped');
+  }
 }
 
 /** True when `child` is `parent` or lies inside it (as folders: through symbolic links). */

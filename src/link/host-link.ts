@@ -251,8 +251,10 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
     this.lastError = endOf(error, bye);
     if (bye?.reason === 'evicted') {
       // Reconnecting would displace the client that displaced us, and so on forever: stay
-      // away from this host instance and say why on every request.
-      this.evictedFrom = this.currentRecord?.instanceId ?? 'unknown';
+      // away from this host instance and say why on every request. The instance is the attempt's:
+      // currentRecord is set only once the handshake is through (a bye in the same chunk as its
+      // reply comes before that), and until then may still be an earlier connection's.
+      this.evictedFrom = (this.attemptRecord ?? this.currentRecord)?.instanceId ?? 'unknown';
       this.transition('lost', this.lastError);
     } else if (bye?.reason === 'reload') {
       this.transition('reloading', this.lastError);
@@ -264,11 +266,24 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
       // The state stays `lost`, backing off as for any absence, so that an editor that never
       // listens again is not "reloading" forever.
       const record = this.attemptRecord;
-      if (record && error.data.errno === 'ECONNREFUSED' && this.chooser.isRecorded(record)) this.lastError = refusedWhileReloading(error, record);
+      if (record && error.data.errno === 'ECONNREFUSED' && this.stillRecorded(record)) this.lastError = refusedWhileReloading(error, record);
       this.transition('lost', this.lastError);
       // A record that appeared during the failed attempt may be the host coming back.
       this.retry.after(this.recordsChangedWhileConnecting ? 0 : this.backoff.next());
       this.recordsChangedWhileConnecting = false;
+    }
+  }
+
+  /**
+   * Whether the record is still there. A listing that fails (the records folder unreadable)
+   * tells nothing either way, and must not keep the link from `lost`: it would stay
+   * `connecting` for good, its attempt a rejected promise no one awaits.
+   */
+  private stillRecorded(record: HostRecord): boolean {
+    try {
+      return this.chooser.isRecorded(record);
+    } catch {
+      return false;
     }
   }
 

@@ -27,8 +27,12 @@ export function selectHost(records: HostRecord[], { project, cwd = process.cwd()
   }
   const containing = records.filter((r) => pathContains(r.projectPath, cwd));
   if (containing.length > 0) {
-    // The innermost project wins when projects nest.
-    return containing.sort((a, b) => b.projectPath.length - a.projectPath.length)[0] as HostRecord;
+    // The innermost project wins when projects nest; of its records (oldest first), the newest,
+    // as for --project: a crashed editor's record whose pid another process now has must not
+    // hide the editor restarted for the same project.
+    const depth = (r: HostRecord): number => canonicalPath(r.projectPath).length;
+    const innermost = Math.max(...containing.map(depth));
+    return containing.filter((r) => depth(r) === innermost).at(-1) as HostRecord;
   }
   if (records.length === 1) return records[0] as HostRecord;
   if (records.length === 0) {

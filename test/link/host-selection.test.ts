@@ -107,6 +107,20 @@ describe('selectHost (over records read from a real hosts folder)', () => {
     expect(selectHost([...records].reverse(), { cwd: join(inner, 'x') }).instanceId).toBe('inner');
   });
 
+  it('a cwd inside a project with several records picks the newest, as --project does', () => {
+    const { recordsDir, projects } = setup();
+    const game = join(projects, 'game');
+    // A crashed editor's record whose pid another process now has, the restarted editor's, and
+    // one of an enclosing project. File names sort opposite to age: only startedAt decides.
+    advertise(recordsDir, 'z-crashed', game, '2024-01-01T00:00:00.000Z');
+    advertise(recordsDir, 'a-restarted', game, '2024-06-01T00:00:00.000Z');
+    advertise(recordsDir, 'm-outer', projects, '2025-01-01T00:00:00.000Z');
+    const records = listHostRecords(recordsDir);
+    expect(selectHost(records, { cwd: join(game, 'Assets') }).instanceId).toBe('a-restarted');
+    expect(selectHost(records, { cwd: join(game, 'Assets') }).instanceId).toBe(selectHost(records, { project: game, cwd: '/' }).instanceId);
+    expect(selectHost(records, { cwd: join(projects, 'other') }).instanceId).toBe('m-outer');
+  });
+
   it('picks the only running host even when cwd is elsewhere', () => {
     const { recordsDir, projects } = setup();
     advertise(recordsDir, 'solo', join(projects, 'game'), '2024-01-01T00:00:00.000Z');
