@@ -6,6 +6,7 @@ using Tether.Unity.Dispatch;
 using Tether.Unity.Lifecycle;
 using Tether.Unity.Logs;
 using UnityEditor;
+using UnityEditor.MPE;
 using UnityEngine;
 
 namespace Tether.Unity
@@ -17,14 +18,20 @@ namespace Tether.Unity
     /// journal and (if free) port as the previous one (ReloadBookkeeping, kept in SessionState),
     /// registers the tools the loaded assemblies declare, and starts listening; EditorLifecycle
     /// then follows play mode, compilation, the next reload and quitting.
-    /// Set TETHER_DISABLE=1 in the editor's environment to keep the host from starting.
+    /// Only the editor's main process hosts, never Unity's import workers or secondary processes
+    /// (HostingProcess). Set TETHER_DISABLE=1 in the editor's environment to keep the host from starting.
     /// </summary>
     [InitializeOnLoad]
     internal static class TetherBootstrap
     {
         static TetherBootstrap()
         {
-            if (Environment.GetEnvironmentVariable("TETHER_DISABLE") == "1") return;
+            // Quietly: an import worker's log is not where anyone looks, and the editor hosts anyway.
+            var whyNot = HostingProcess.WhyNot(
+                Environment.GetEnvironmentVariable("TETHER_DISABLE"),
+                AssetDatabase.IsAssetImportWorkerProcess(),
+                ProcessService.level == ProcessLevel.Secondary);
+            if (whyNot != null) return;
             try
             {
                 Start();

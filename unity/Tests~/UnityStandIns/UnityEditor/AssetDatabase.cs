@@ -10,5 +10,8 @@ namespace UnityEditor
 
         // https://docs.unity3d.com/ScriptReference/AssetDatabase.GUIDToAssetPath.html
         public static string GUIDToAssetPath(string guid) => throw new NotImplementedException();
+
+        // https://docs.unity3d.com/ScriptReference/AssetDatabase.IsAssetImportWorkerProcess.html
+        public static bool IsAssetImportWorkerProcess() => false;
     }
 }
