@@ -216,18 +216,9 @@ namespace Tether.Unity.Tools
             var gameObject = SceneGraph.Require(args.Path);
             var type = SceneVocabulary.Components.Require(args.Type, tool, "type");
             Component added;
-            using (new UndoGroup("Add " + type.Name + " to " + gameObject.name))
+            using (var undo = new UndoGroup("Add " + type.Name + " to " + gameObject.name))
             {
-                added = type == typeof(Transform) ? null : Undo.AddComponent(gameObject, type);
-            }
-            if (added == null)
-            {
-                // Unity refuses a second of a type that allows one (and says why in the console).
-                var problem = "\"" + SceneGraph.PathOf(gameObject) + "\" already has a " + type.Name + ", and a GameObject can have only one";
-                throw new TetherException(
-                    ErrorCodes.InvalidArguments,
-                    "Invalid arguments for " + tool + ": type: " + problem + ". Change the one it has instead.",
-                    new JObject { ["tool"] = tool, ["field"] = "type", ["problem"] = problem });
+                added = ComponentEdits.Add(undo, gameObject, type, tool, "type");
             }
             var index = System.Array.IndexOf(gameObject.GetComponents(typeof(Component)), added);
             return new JObject
@@ -258,9 +249,9 @@ namespace Tether.Unity.Tools
                 var has = SceneGraph.ComponentNames(gameObject).ToList();
                 throw ComponentChoices.NotFound(SceneGraph.PathOf(gameObject), args.Type, args.Index, matching.Count, has);
             }
-            using (new UndoGroup("Remove " + args.Type + " from " + gameObject.name))
+            using (var undo = new UndoGroup("Remove " + args.Type + " from " + gameObject.name))
             {
-                Undo.DestroyObjectImmediate(matching[args.Index]);
+                ComponentEdits.Remove(undo, matching[args.Index], tool, "type");
             }
             return new JObject { ["removed"] = args.Type, ["gameObject"] = SceneGraph.Describe(gameObject) };
         }

@@ -76,7 +76,9 @@ namespace Tether.Unity.Tools
 
     /// <summary>
     /// Scene tools that edit, each call one Undo step. Every name a call uses (parent, component
-    /// types, tag) is checked before anything changes, so a refused call leaves the scene as it was.
+    /// types, tag) is checked before anything changes, so a refused call leaves the scene as it was;
+    /// a component Unity refuses to add or remove fails the call and reverts its Undo group
+    /// (ComponentEdits), so that too leaves the scene as it was.
     /// </summary>
     public static class SceneEditTools
     {
@@ -97,7 +99,7 @@ namespace Tether.Unity.Tools
             var types = (args.Components ?? new List<string>()).Select(name => SceneVocabulary.Components.Require(name, tool, "components")).ToList();
             if (args.Tag != null) SceneVocabulary.RequireTag(args.Tag, tool);
             var layer = args.Layer == null ? (int?)null : LayerChoice.RequireInProject(args.Layer, tool);
-            using (new UndoGroup("Create " + args.Name))
+            using (var undo = new UndoGroup("Create " + args.Name))
             {
                 var gameObject = args.Primitive != null
                     ? GameObject.CreatePrimitive((PrimitiveType)Enum.Parse(typeof(PrimitiveType), args.Primitive))
@@ -112,7 +114,7 @@ namespace Tether.Unity.Tools
                 foreach (var type in types)
                 {
                     // A primitive already has its MeshFilter and renderer; Unity refuses a second of many types.
-                    if (gameObject.GetComponents(type).Length == 0) Undo.AddComponent(gameObject, type);
+                    if (gameObject.GetComponents(type).Length == 0) ComponentEdits.Add(undo, gameObject, type, tool, "components");
                 }
                 return new JObject { ["created"] = SceneGraph.Describe(gameObject) };
             }
@@ -136,7 +138,7 @@ namespace Tether.Unity.Tools
             var additions = (args.AddComponents ?? new List<string>()).Select(name => SceneVocabulary.Components.Require(name, tool, "addComponents")).ToList();
             if (args.Tag != null) SceneVocabulary.RequireTag(args.Tag, tool);
             var layer = args.Layer == null ? (int?)null : LayerChoice.RequireInProject(args.Layer, tool);
-            using (new UndoGroup("Modify " + gameObject.name))
+            using (var undo = new UndoGroup("Modify " + gameObject.name))
             {
                 if (args.Name != null || args.Active != null || args.Tag != null || layer != null)
                 {
@@ -155,14 +157,13 @@ namespace Tether.Unity.Tools
                 }
                 foreach (var type in additions)
                 {
-                    if (gameObject.GetComponents(type).Length == 0) Undo.AddComponent(gameObject, type);
+                    if (gameObject.GetComponents(type).Length == 0) ComponentEdits.Add(undo, gameObject, type, tool, "addComponents");
                 }
-                foreach (var component in gameObject.GetComponents(typeof(Component)))
-                {
-                    if (component == null || component is Transform) continue;
-                    var type = component.GetType();
-                    if (removals.Contains(type.Name) || removals.Contains(type.FullName)) Undo.DestroyObjectImmediate(component);
-                }
+                var removed = gameObject.GetComponents(typeof(Component))
+                    .Where(component => component != null && !(component is Transform))
+                    .Where(component => removals.Contains(component.GetType().Name) || removals.Contains(component.GetType().FullName))
+                    .ToList();
+                ComponentEdits.RemoveAll(undo, gameObject, removed, tool, "removeComponents");
                 return new JObject { ["modified"] = SceneGraph.Describe(gameObject) };
             }
         }
