@@ -2,11 +2,21 @@
  * A bounded in-memory event store for one session's SSE streams, so a client whose stream
  * dropped resumes with Last-Event-ID instead of losing a call's progress or its result.
  * It keeps the newest events only, and none older than EVENT_RETAIN_MS: a client away for
- * longer than that re-initializes (its calls' outcomes stay in the editor's journal).
+ * longer than that re-initializes (its calls' outcomes stay in the editor's journal). Except
+ * the newest event of each stream still waiting for its answer: a call without progress
+ * has one event with an id (the stream's priming event) until it is answered, and a stream
+ * that drops in the third minute of a build must still be resumable from it.
  */
 import type { EventStore } from '@modelcontextprotocol/server';
 
 type StoredMessage = Parameters<EventStore['storeEvent']>[1];
+
+interface StoredEvent {
+  id: string;
+  streamId: string;
+  message: StoredMessage;
+  storedAt: number;
+}
 
 /**
  * How long a session keeps the events of its SSE streams for a client to resume with
@@ -18,7 +28,15 @@ export const EVENT_RETAIN_MS = 120_000;
 
 export class SessionEventStore implements EventStore {
   /** Oldest first: stored in time order, so what expired is always at the front. */
-  private readonly events: Array<{ id: string; streamId: string; message: StoredMessage; storedAt: number }> = [];
+  private readonly events: StoredEvent[] = [];
+  /** The newest event's id of each stream not answered yet (a request's; the standalone GET stream is never answered). */
+  private readonly newestUnanswered = new Map<string, string>();
+  /**
+   * Those newest events that retention or capacity took from `events`, by stream: kept while a
+   * client may resume from them, that is until a newer one is held instead or the stream's
+   * answer leaves `events` in turn.
+   */
+  private readonly held = new Map<string, StoredEvent>();
   private next = 0;
   /**
    * While true, events are numbered but not kept: a dormant session replays its client's
@@ -35,14 +53,16 @@ export class SessionEventStore implements EventStore {
 
   /** How many events are kept. */
   get size(): number {
-    return this.events.length;
+    return this.events.length + this.held.size;
   }
 
   async storeEvent(streamId: string, message: StoredMessage): Promise<string> {
     const id = `${streamId}_${++this.next}`;
     if (this.muted) return id;
     this.events.push({ id, streamId, message, storedAt: this.now() });
-    if (this.events.length > this.capacity) this.events.splice(0, this.events.length - this.capacity);
+    if (isResponse(message)) this.newestUnanswered.delete(streamId);
+    else this.newestUnanswered.set(streamId, id);
+    this.evict(this.events.length - this.capacity);
     this.prune();
     return id;
   }
@@ -52,20 +72,42 @@ export class SessionEventStore implements EventStore {
     const cutoff = this.now() - this.retainMs;
     let expired = 0;
     while (expired < this.events.length && this.events[expired]!.storedAt < cutoff) expired++;
-    if (expired > 0) this.events.splice(0, expired);
+    this.evict(expired);
   }
 
   async getStreamIdForEventId(eventId: string): Promise<string | undefined> {
     this.prune();
-    return this.events.find((e) => e.id === eventId)?.streamId;
+    return this.find(eventId)?.event.streamId;
   }
 
   async replayEventsAfter(lastEventId: string, { send }: { send: (eventId: string, message: StoredMessage) => Promise<void> }): Promise<string> {
     this.prune();
-    const index = this.events.findIndex((e) => e.id === lastEventId);
-    if (index < 0) throw new Error(`Event ${lastEventId} is no longer kept; initialize a new session.`);
-    const { streamId } = this.events[index]!;
-    for (const event of this.events.slice(index + 1)) if (event.streamId === streamId) await send(event.id, event.message);
+    const found = this.find(lastEventId);
+    if (!found) throw new Error(`Event ${lastEventId} is no longer kept; initialize a new session.`);
+    const { streamId } = found.event;
+    for (const event of this.events.slice(found.index + 1)) if (event.streamId === streamId) await send(event.id, event.message);
     return streamId;
   }
+
+  /** Takes the oldest `count` events out, holding on to those a stream still waiting for its answer resumes from. */
+  private evict(count: number): void {
+    if (count <= 0) return;
+    for (const event of this.events.splice(0, count)) {
+      if (this.newestUnanswered.get(event.streamId) === event.id) this.held.set(event.streamId, event);
+      else if (isResponse(event.message)) this.held.delete(event.streamId);
+    }
+  }
+
+  /** The event, and where the events after it start (a held event is older than all of `events`). */
+  private find(eventId: string): { event: StoredEvent; index: number } | undefined {
+    const index = this.events.findIndex((e) => e.id === eventId);
+    if (index >= 0) return { event: this.events[index]!, index };
+    for (const event of this.held.values()) if (event.id === eventId) return { event, index: -1 };
+    return undefined;
+  }
+}
+
+/** A JSON-RPC response: the answer that ends a request's stream. */
+function isResponse(message: StoredMessage): boolean {
+  return 'id' in message && ('result' in message || 'error' in message);
 }

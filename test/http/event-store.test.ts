@@ -55,6 +55,40 @@ describe('SessionEventStore', () => {
     expect(await replayed(store, ids[2]!)).toEqual(ids.slice(3));
   });
 
+  // A call without a progress token has one event with an id until its answer: its stream's
+  // priming event (the SDK stores it as {}). Expired with the rest, a stream that dropped in the
+  // third minute of a build could never be resumed, and its result was lost.
+  it('keeps the newest event of a stream still waiting for its answer past the retention and the capacity, until the answer', async () => {
+    const { clock, store } = storeOnClock(3, 1_000);
+    const priming = await store.storeEvent('build', {} as never);
+    for (let i = 0; i < 5; i++) await store.storeEvent('other', message(i));
+    clock.now = 125_000;
+    store.prune();
+    expect(await store.getStreamIdForEventId(priming)).toBe('build');
+    expect(store.size).toBe(1);
+
+    // The client resumes from it: what came after on the stream is replayed, and the answer, once it comes.
+    const answer = await store.storeEvent('build', message(9));
+    expect(await replayed(store, priming)).toEqual([answer]);
+    // Answered, the stream is like any other: its events expire.
+    clock.now = 127_000;
+    store.prune();
+    expect(store.size).toBe(0);
+    await expect(replayed(store, priming)).rejects.toThrow(/no longer kept/);
+  });
+
+  it('holds only the newest event of a waiting stream: a newer one (progress) lets the older go', async () => {
+    const { clock, store } = storeOnClock(200, 1_000);
+    const priming = await store.storeEvent('build', {} as never);
+    clock.now = 2_000;
+    const progress = await store.storeEvent('build', { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } });
+    clock.now = 5_000;
+    store.prune();
+    expect(await store.getStreamIdForEventId(priming)).toBeUndefined();
+    expect(await store.getStreamIdForEventId(progress)).toBe('build');
+    expect(store.size).toBe(1);
+  });
+
   it('keeps nothing while muted, and numbers on', async () => {
     const { store } = storeOnClock();
     store.muted = true;
