@@ -87,7 +87,8 @@ export class TetherServer {
   private readonly feed: DashboardFeed;
   private readonly reclaimer: MemoryReclaimer;
   private readonly http: Server;
-  private readonly guards: GuardOptions;
+  /** Its allowed origins grow by the server's own once it listens (see start). */
+  private readonly guards: GuardOptions & { allowedOrigins: Set<string> };
   /** The address to listen on, checked. */
   private readonly host: string;
   private readonly home: string;
@@ -182,7 +183,7 @@ export class TetherServer {
     });
     this.guards = {
       allowedHosts: address.allowedHosts,
-      allowedOrigins: address.allowedOrigins,
+      allowedOrigins: new Set(address.allowedOrigins),
       token: loadOrCreateToken(this.home, options.logger),
       maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
     };
@@ -219,6 +220,9 @@ export class TetherServer {
     });
     const { port } = this.http.address() as { port: number };
     this.boundUrl = `http://${urlHost(host)}:${port}/mcp`;
+    // The server's own pages (the dashboard) are at its own origins, whatever name or address
+    // it is reached by: a bind address other than loopback's names, or an --allowed-host.
+    for (const origin of this.ownOrigins()) this.guards.allowedOrigins.add(origin);
     this.registry.start();
     this.fronts.get(); // connect the default host now, so /healthz and the first call are ready
     this.replacedState = writeServeState(this.home, { url: this.boundUrl, token: this.guards.token, pid: process.pid, tokenPath: tokenPath(this.home) });

@@ -50,6 +50,12 @@ describe('tether serve guards', () => {
     const listed = await fetch(served.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
     expect(listed.status).toBe(200);
     await listed.text();
+    // Its own pages (the dashboard) are at its own origin: a request from there passes the
+    // guards (and then needs its token or login, as any). Another port is another origin.
+    const { host } = new URL(served.url);
+    expect((await initializeAs(served, { host, origin: `http://${host}` })).status).toBe(200);
+    const elsewhere = await initializeAs(served, { host, origin: `http://127.0.0.2:${Number(new URL(served.url).port) + 1}` });
+    expect(JSON.parse(elsewhere.body)).toMatchObject({ error: 'FORBIDDEN_ORIGIN' });
   });
 
   it('serves the host names and origins named with --allowed-host and --allowed-origin, and still refuses others', async () => {
@@ -58,6 +64,8 @@ describe('tether serve guards', () => {
     expect((await initializeAs(served, { host: 'UNITY-BOX.LAN' })).status).toBe(200);
     expect((await initializeAs(served, { host: '[fe80::1]:7420' })).status).toBe(200);
     expect((await initializeAs(served, { host: 'unity-box.lan', origin: 'https://ide.example:8443' })).status).toBe(200);
+    // The server's own origin under an allowed name: the dashboard, reached by that name.
+    expect((await initializeAs(served, { host: 'unity-box.lan', origin: `http://unity-box.lan:${new URL(served.url).port}` })).status).toBe(200);
 
     const otherHost = await initializeAs(served, { host: 'other-box.lan' });
     expect(otherHost.status).toBe(403);
