@@ -12,14 +12,21 @@
 import type { JSONRPCMessage, RequestId, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 
 export class UnansweredRequests {
-  private readonly ids = new Set<RequestId>();
+  /**
+   * How many requests are unanswered under each id: a client that breaks the rule that ids be
+   * unique among its requests in flight (re-sending one whose stream dropped, say) has two, and
+   * the first answer must not give the pin back while the second runs.
+   */
+  private readonly ids = new Map<RequestId, number>();
   private unpin: (() => void) | undefined;
 
   /** `pin` pins the session in its registry and returns the release. */
   constructor(private readonly pin: () => () => void) {}
 
   get size(): number {
-    return this.ids.size;
+    let size = 0;
+    for (const count of this.ids.values()) size += count;
+    return size;
   }
 
   /** Starts watching a (new) transport; what an earlier one had open is forgotten. */
@@ -51,12 +58,15 @@ export class UnansweredRequests {
   }
 
   private asked(id: RequestId): void {
-    this.ids.add(id);
+    this.ids.set(id, (this.ids.get(id) ?? 0) + 1);
     this.unpin ??= this.pin();
   }
 
   private answered(id: RequestId): void {
-    this.ids.delete(id);
+    const count = this.ids.get(id);
+    if (count === undefined) return;
+    if (count > 1) this.ids.set(id, count - 1);
+    else this.ids.delete(id);
     if (this.ids.size === 0) this.clear();
   }
 }
