@@ -21,7 +21,7 @@ export class HeartbeatTicker<Call extends { lastSentAt: number }> {
     if (this.timer) return;
     const tick = Math.max(20, Math.floor(this.heartbeatMs / 5));
     this.timer = setInterval(() => {
-      const now = Date.now();
+      const now = performance.now();
       let idle = true;
       for (const call of this.live()) {
         idle = false;

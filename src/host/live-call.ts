@@ -38,8 +38,11 @@ export class LiveCall {
   readonly waiters: Array<() => void> = [];
   /** The running tool's cancellation; its AbortSignal is built only if the tool looks at it. */
   abort: LazyAbort | undefined;
-  /** When progress was last sent for it: a heartbeat follows heartbeatMs of silence. */
-  lastSentAt = Date.now();
+  /**
+   * When progress was last sent for it, on the monotonic clock (performance.now): a heartbeat
+   * follows heartbeatMs of silence, and a wall clock stepped back would hold it back that long.
+   */
+  lastSentAt = performance.now();
   lastProgress: ToolProgress = {};
   /** Queued behind other work: its requesters are told when it starts running. */
   waited = false;
@@ -60,11 +63,11 @@ export class LiveCall {
   sendProgress(heartbeat: boolean): void {
     const { entry } = this;
     if (entry.state !== 'queued' && entry.state !== 'running') return;
-    this.lastSentAt = Date.now();
+    this.lastSentAt = performance.now();
     const base = {
       state: entry.state,
       heartbeat,
-      elapsedMs: this.lastSentAt - (entry.startedAt ?? entry.queuedAt),
+      elapsedMs: Date.now() - (entry.startedAt ?? entry.queuedAt),
       ...this.lastProgress,
     };
     for (const l of this.listeners) l.observer.progress({ callId: l.callId, ...base });

@@ -178,18 +178,18 @@ function waitsFor(options: HostCallOptions): { signal: AbortSignal | undefined; 
  * longer learns nothing, and the call may finish.
  */
 async function cancelAtHost(link: HostLink, callId: string, reason: unknown, waitMs: number): Promise<void> {
-  const deadline = Date.now() + waitMs;
+  const deadline = performance.now() + waitMs;
   for (;;) {
     let rpc: RpcConnection;
     try {
-      rpc = await link.connection(deadline - Date.now());
+      rpc = await link.connection(deadline - performance.now());
     } catch {
       return; // the host is away; if it comes back with the call, the call runs to its end
     }
     if (anyoneWants(link, callId)) return; // another request wants the call (or wants it again since)
     // Sent again only on a new connection, and only within the wait: an editor that keeps
     // dropping its connections before it answers is not asked for ever.
-    if ((await cancelOn(rpc, callId, reason)) || Date.now() >= deadline) return;
+    if ((await cancelOn(rpc, callId, reason)) || performance.now() >= deadline) return;
   }
 }
 

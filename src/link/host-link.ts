@@ -142,7 +142,8 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
    * first (within its connect timeout), so that a wait of 0 still reaches a running editor.
    */
   async connection(waitMs: number, signal?: AbortSignal): Promise<RpcConnection> {
-    const deadline = Date.now() + waitMs;
+    // The monotonic clock: a wait is a duration, which a stepped wall clock would stretch or cut.
+    const deadline = performance.now() + waitMs;
     let attemptAwaited = false;
     for (;;) {
       if (this.currentState === 'closed') throw new TetherError('CONNECTION_CLOSED', 'The link to the editor was closed.');
@@ -152,7 +153,7 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
       // No editor is coming: waiting would only delay what to do about it.
       if (this.currentState === 'lost' && this.nothingToWaitFor()) throw this.lastError as TetherError;
       signal?.throwIfAborted();
-      const left = deadline - Date.now();
+      const left = deadline - performance.now();
       if (left > 0) await this.waiters.wait(left, signal);
       else if (this.currentState === 'connecting' && !attemptAwaited) {
         attemptAwaited = true;

@@ -248,9 +248,9 @@ export class Front {
    * without the tool.
    */
   async lookUpTool(name: string, signal?: AbortSignal): Promise<ToolDescriptor | undefined> {
-    const deadline = Date.now() + this.waitMs;
+    const deadline = performance.now() + this.waitMs;
     for (;;) {
-      await this.link.connection(Math.max(0, deadline - Date.now()), signal);
+      await this.link.connection(Math.max(0, deadline - performance.now()), signal);
       await this.catalog.settled();
       const listed = this.catalog.tool(name);
       if (listed) return listed;

@@ -15,7 +15,8 @@ const TICK = 0.001;
 
 export class ProgressRelay {
   private last: number | undefined;
-  private lastSentAt = Date.now();
+  /** On the monotonic clock: a wall clock stepped back (NTP, a VM's resume) must not silence the keepalives. */
+  private lastSentAt = performance.now();
   private readonly timer: NodeJS.Timeout | undefined;
   private readonly token: string | number | undefined;
 
@@ -28,7 +29,7 @@ export class ProgressRelay {
     if (this.token === undefined) return;
     const tick = Math.max(50, Math.floor(keepaliveMs / 4));
     this.timer = setInterval(() => {
-      if (Date.now() - this.lastSentAt + tick >= keepaliveMs) this.send(undefined, undefined, this.describeWait());
+      if (performance.now() - this.lastSentAt + tick >= keepaliveMs) this.send(undefined, undefined, this.describeWait());
     }, tick);
     this.timer.unref();
   }
@@ -46,7 +47,7 @@ export class ProgressRelay {
     // MCP progress must increase: the host's own figure when it moves forward, else a tick.
     const value = progress !== undefined && (this.last === undefined || progress > this.last) ? progress : (this.last ?? -TICK) + TICK;
     this.last = value;
-    this.lastSentAt = Date.now();
+    this.lastSentAt = performance.now();
     const params = { progressToken: this.token, progress: value, ...(total !== undefined && value <= total ? { total } : {}), message };
     void this.ctx.mcpReq.notify({ method: 'notifications/progress', params }).catch(() => undefined);
   }

@@ -3,7 +3,7 @@
  * hands a handler): the figures a client sees are the editor's, and they always increase.
  */
 import type { ServerContext } from '@modelcontextprotocol/server';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ProgressRelay } from '../../src/mcp/progress-relay.js';
 import type { CallProgress } from '../../src/protocol/index.js';
 
@@ -27,6 +27,10 @@ const update = (progress: number | undefined, heartbeat = false): CallProgress =
   message: heartbeat ? undefined : `Running test ${progress}`,
 });
 
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe('ProgressRelay', () => {
   it("passes the editor's figures through as they are, from 0, and moves a heartbeat on by a fraction only", () => {
     const sent: Array<Record<string, unknown>> = [];
@@ -46,5 +50,17 @@ describe('ProgressRelay', () => {
     relay.forward(update(2));
     relay.close();
     expect(sent.map((params) => params.progress)).toEqual([3, 3.001]);
+  });
+
+  // A client that resets its timeout on progress gives up on a call that goes silent: a wall
+  // clock stepped back a minute held the keepalives back a minute.
+  it('keeps a silent call alive on time when the wall clock is stepped back', () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance', 'Date'] });
+    const sent: Array<Record<string, unknown>> = [];
+    const relay = new ProgressRelay(context(sent), 1_000, () => 'waiting for the editor');
+    vi.setSystemTime(Date.now() - 60_000);
+    vi.advanceTimersByTime(1_000);
+    relay.close();
+    expect(sent.map((params) => params.message)).toEqual(['waiting for the editor']);
   });
 });
