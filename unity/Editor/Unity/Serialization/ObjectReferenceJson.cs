@@ -30,9 +30,8 @@ namespace Tether.Unity.Serialization
             if (EditorUtility.IsPersistent(target))
             {
                 var path = AssetDatabase.GetAssetPath(target);
-                if (target is Component component) return new JObject { ["asset"] = path, ["component"] = component.GetType().Name };
-                if (AssetDatabase.IsMainAsset(target)) return new JObject { ["asset"] = path };
-                return new JObject { ["asset"] = path, ["name"] = target.name };
+                if (target is Component component) return ObjectReferences.AssetJson(path, null, component.GetType().Name);
+                return ObjectReferences.AssetJson(path, AssetDatabase.IsMainAsset(target) ? null : target.name, null);
             }
             if (target is GameObject gameObject) return new JObject { ["gameObject"] = SceneGraph.PathOf(gameObject) };
             if (target is Component part) return new JObject { ["gameObject"] = SceneGraph.PathOf(part.gameObject), ["component"] = part.GetType().Name };
@@ -59,16 +58,41 @@ namespace Tether.Unity.Serialization
             var path = ProjectPaths.Relative(scope.ProjectRoot, ProjectPaths.ResolveInside(scope.ProjectRoot, request.Asset));
             var main = AssetDatabase.LoadMainAssetAtPath(path);
             if (main == null) throw Problem("there is no asset at \"" + path + "\"");
+            if (request.Name != null)
+            {
+                var objects = ObjectsAt(path, main, expected, out var facts);
+                return objects[SubAssets.Named(facts, path, request.Name, expected, Problem)];
+            }
             if (main is GameObject prefab && (request.Component != null || !ObjectReferences.IsAssignable(typeof(GameObject), expected)))
             {
+                // A field no component of the root fits (a model's Mesh or AnimationClip, an object added to a prefab) takes the one sub-asset that does.
+                if (request.Component == null && !prefab.GetComponents(typeof(Component)).Any(c => c != null && ObjectReferences.IsAssignable(c.GetType(), expected)))
+                {
+                    var sub = OnlyFitting(path, main, expected, Problem);
+                    if (sub != null) return sub;
+                }
                 return Pick(prefab, request.Component, expected, "\"" + path + "\"", Problem);
             }
             if (request.Component != null) throw Problem("\"" + path + "\" is a " + main.GetType().Name + ", not a prefab with components");
             if (ObjectReferences.IsAssignable(main.GetType(), expected)) return main;
-            // A texture imported as a sprite holds its Sprite: Unity's ObjectField takes the image for a Sprite field.
-            var sub = AssetDatabase.LoadAllAssetsAtPath(path).FirstOrDefault(o => o != null && ObjectReferences.IsAssignable(o.GetType(), expected));
-            if (sub != null && expected == "Sprite") return sub;
-            throw Problem("\"" + path + "\" is a " + main.GetType().Name);
+            // A texture imported as a sprite holds its Sprite: Unity's ObjectField takes the image for a Sprite field; so for any one sub-asset that fits.
+            return OnlyFitting(path, main, expected, Problem) ?? throw Problem("\"" + path + "\" is a " + main.GetType().Name);
+        }
+
+        /// <summary>The objects at <paramref name="path"/> (the main asset and its sub-assets) and, in <paramref name="facts"/>, what SubAssets chooses them by.</summary>
+        private static Object[] ObjectsAt(string path, Object main, string expected, out AssetObject[] facts)
+        {
+            var objects = AssetDatabase.LoadAllAssetsAtPath(path).Where(o => o != null).ToArray();
+            facts = objects.Select(o => new AssetObject(o.name, o.GetType().Name, ObjectReferences.IsAssignable(o.GetType(), expected), o == main, o is Component)).ToArray();
+            return objects;
+        }
+
+        /// <summary>The one sub-asset at <paramref name="path"/> that fits a field of <paramref name="expected"/>; null when none does.</summary>
+        private static Object OnlyFitting(string path, Object main, string expected, System.Func<string, ValueProblem> problem)
+        {
+            var objects = ObjectsAt(path, main, expected, out var facts);
+            var index = SubAssets.OnlyFitting(facts, path, main.GetType().Name, expected, problem);
+            return index < 0 ? null : objects[index];
         }
 
         /// <summary>The component a reference to <paramref name="gameObject"/> means: the one named, or the first that fits; the GameObject itself for a GameObject field.</summary>

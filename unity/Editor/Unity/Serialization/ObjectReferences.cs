@@ -4,7 +4,7 @@ using Newtonsoft.Json.Linq;
 
 namespace Tether.Unity.Serialization
 {
-    /// <summary>What a reference value asks for: an asset (a built-in resource by name, a prefab's component), or a scene object.</summary>
+    /// <summary>What a reference value asks for: an asset (a built-in resource or a sub-asset by name, a prefab's component), or a scene object.</summary>
     internal sealed class ReferenceRequest
     {
         public string Asset;
@@ -16,7 +16,8 @@ namespace Tether.Unity.Serialization
     /// <summary>
     /// Object references as agents write and read them, in the sandbox's words
     /// (src/sandbox/serialized/references.ts): {"asset": "Assets/…"} ("name" picks a built-in
-    /// resource, "component" a component of a prefab's root), {"gameObject": "/Path"},
+    /// resource or an object in the asset, a sub-asset such as a model's Mesh or one sprite of a
+    /// sheet; "component" a component of a prefab's root), {"gameObject": "/Path"},
     /// {"gameObject": "/Path", "component": "Type"}, or null; and the field type a reference
     /// property takes, read from SerializedProperty.type ("PPtr&lt;$Material&gt;"). Unity-free.
     /// </summary>
@@ -57,8 +58,15 @@ namespace Tether.Unity.Serialization
             var name = obj["name"];
             if (name != null)
             {
-                if (!IsBuiltin(request.Asset)) throw Problem(objectType, label, "\"name\" picks one of Unity's built-in resources only; give the asset's path alone", sceneAllowed);
-                if (name.Type != JTokenType.String) throw Problem(objectType, label, "\"name\" must be a built-in resource's name", sceneAllowed);
+                if (IsBuiltin(request.Asset))
+                {
+                    if (name.Type != JTokenType.String) throw Problem(objectType, label, "\"name\" must be a built-in resource's name", sceneAllowed);
+                }
+                else
+                {
+                    if (name.Type != JTokenType.String) throw Problem(objectType, label, "\"name\" must be the name of an object in the asset (a sub-asset)", sceneAllowed);
+                    if (request.Component != null) throw Problem(objectType, label, "\"name\" picks an object in the asset and \"component\" a component of a prefab's root: give one of them", sceneAllowed);
+                }
                 request.Name = (string)name;
             }
             else if (IsBuiltin(request.Asset))
@@ -66,6 +74,19 @@ namespace Tether.Unity.Serialization
                 throw Problem(objectType, label, "\"" + request.Asset + "\" holds Unity's built-in resources: give one as \"name\"", sceneAllowed);
             }
             return request;
+        }
+
+        /// <summary>
+        /// The JSON of a reference to an object in an asset file (ObjectReferenceJson.Of): {"asset": path} for
+        /// the main asset, with the <paramref name="subAsset"/>'s "name" for a sub-asset, with "component"
+        /// for a prefab's component. Parse reads each back.
+        /// </summary>
+        public static JObject AssetJson(string path, string subAsset, string component)
+        {
+            var json = new JObject { ["asset"] = path };
+            if (component != null) json["component"] = component;
+            else if (subAsset != null) json["name"] = subAsset;
+            return json;
         }
 
         /// <summary>The class a reference property takes, from its SerializedProperty.type: "PPtr&lt;$Material&gt;" → "Material"; "Object" when unknown.</summary>

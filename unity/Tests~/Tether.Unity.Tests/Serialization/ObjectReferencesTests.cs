@@ -42,8 +42,46 @@ namespace Tether.Unity.Tests.Serialization
             Assert.That(Refused("{\"gameObject\": \"/Player\", \"component\": 3}").Problem, Does.EndWith("\"component\" must be a type name"));
             Assert.That(Refused("{\"gameObject\": \"/Player\"}", sceneAllowed: false).Problem, Does.Contain("an asset cannot reference a scene object"));
             Assert.That(Refused("{}").Problem, Does.EndWith("a reference names an \"asset\" or a \"gameObject\""));
-            Assert.That(Refused("{\"asset\": \"Assets/Red.mat\", \"name\": \"Red\"}").Problem, Does.Contain("\"name\" picks one of Unity's built-in resources only"));
+            Assert.That(Refused("{\"asset\": \"Assets/Hero.fbx\", \"name\": 3}").Problem, Does.EndWith("\"name\" must be the name of an object in the asset (a sub-asset)"));
+            Assert.That(Refused("{\"asset\": \"Library/unity default resources\", \"name\": 3}").Problem, Does.EndWith("\"name\" must be a built-in resource's name"));
+            Assert.That(Refused("{\"asset\": \"Assets/Enemy.prefab\", \"name\": \"Gun\", \"component\": \"Enemy\"}").Problem, Does.Contain("give one of them"));
             Assert.That(Refused("{\"asset\": \"Resources/unity_builtin_extra\"}").Problem, Does.Contain("give one as \"name\""));
+        }
+
+        [Test]
+        public void ReadsASubAssetByNameInAnyAsset()
+        {
+            var mesh = ObjectReferences.Parse(JToken.Parse("{\"asset\": \"Assets/Models/Hero.fbx\", \"name\": \"Body\"}"), "Mesh", "m_Mesh", true);
+            Assert.That((mesh.Asset, mesh.Name, mesh.Component), Is.EqualTo(("Assets/Models/Hero.fbx", "Body", (string)null)));
+            var sprite = ObjectReferences.Parse(JToken.Parse("{\"asset\": \"Assets\\\\Sheet.png\", \"name\": \"Sheet_2\"}"), "Sprite", "m_Sprite", false);
+            Assert.That((sprite.Asset, sprite.Name), Is.EqualTo(("Assets/Sheet.png", "Sheet_2")));
+        }
+
+        [Test]
+        public void TheShapeReadForAnAssetIsTheShapeWritten()
+        {
+            Assert.That(ObjectReferences.AssetJson("Assets/Red.mat", null, null).ToString(Newtonsoft.Json.Formatting.None), Is.EqualTo("{\"asset\":\"Assets/Red.mat\"}"));
+            Assert.That(ObjectReferences.AssetJson("Assets/Hero.fbx", "Body", null).ToString(Newtonsoft.Json.Formatting.None), Is.EqualTo("{\"asset\":\"Assets/Hero.fbx\",\"name\":\"Body\"}"));
+            Assert.That(ObjectReferences.AssetJson("Assets/Enemy.prefab", null, "Enemy").ToString(Newtonsoft.Json.Formatting.None), Is.EqualTo("{\"asset\":\"Assets/Enemy.prefab\",\"component\":\"Enemy\"}"));
+
+            // A model's Mesh as get_serialized_properties reads it, written back with set_serialized_properties.
+            var read = ObjectReferences.AssetJson("Assets/Hero.fbx", "Body", null);
+            var request = ObjectReferences.Parse(read, "Mesh", "m_Mesh", true);
+            Assert.That((request.Asset, request.Name, request.Component), Is.EqualTo(("Assets/Hero.fbx", "Body", (string)null)));
+            var objects = new[]
+            {
+                new AssetObject("Hero", "GameObject", false, true, false),
+                new AssetObject("Body", "GameObject", false, false, false),
+                new AssetObject("Body", "MeshFilter", false, false, true),
+                new AssetObject("Body", "Mesh", true, false, false),
+            };
+            Assert.That(SubAssets.Named(objects, request.Asset, request.Name, "Mesh", why => new ValueProblem(why, "")), Is.EqualTo(3));
+
+            foreach (var json in new[] { ObjectReferences.AssetJson("Assets/Red.mat", null, null), ObjectReferences.AssetJson("Assets/Enemy.prefab", null, "Enemy") })
+            {
+                var back = ObjectReferences.Parse(json, "Object", "field", false);
+                Assert.That(ObjectReferences.AssetJson(back.Asset, back.Name, back.Component).ToString(), Is.EqualTo(json.ToString()));
+            }
         }
 
         [TestCase("PPtr<$Material>", "Material")]
