@@ -164,12 +164,16 @@ namespace Tether.Unity.Tools
             var name = args.Name ?? SiblingNames.Unique(original.name, siblings.Select(SceneGraph.NameOf));
             using (new UndoGroup("Duplicate " + original.name))
             {
-                // Instantiate under a parent keeps the original's local transform, as the sandbox does.
-                var copy = Object.Instantiate(original, parent);
+                // Instantiate under a parent keeps the original's local transform, as the sandbox does;
+                // an instance root's copy is an instance of its prefab with its overrides (Prefabs.InstanceCopies).
+                var report = new Prefabs.DuplicateReport();
+                var copy = Prefabs.InstanceCopies.Copy(original, parent, name, report);
                 if (parent == null) Prefabs.PrefabStages.PlaceInEditedScene(copy);
-                copy.name = name;
                 Undo.RegisterCreatedObjectUndo(copy, "Duplicate " + original.name);
-                return new JObject { ["duplicated"] = SceneGraph.Describe(copy) };
+                var result = new JObject { ["duplicated"] = SceneGraph.Describe(copy) };
+                var note = report.Note(SceneGraph.PathOf(copy));
+                if (note != null) result["note"] = note;
+                return result;
             }
         }
 
