@@ -30,7 +30,7 @@ namespace Tether.Core.Calls
         /// <summary>Makes a queued entry a live execution that requesters can attach to; Schedule runs it.</summary>
         private LiveCall Track(JournalEntry entry, Listener listener)
         {
-            var call = new LiveCall(entry, JournalClock.NowMs());
+            var call = new LiveCall(entry, MonotonicClock.NowMs());
             if (listener != null) call.Listeners.Add(listener);
             AddRequester(call, entry);
             _executions.Add(call);
@@ -285,8 +285,8 @@ namespace Tether.Core.Calls
         {
             var entry = call.Entry;
             if (entry.State != CallStates.Queued && entry.State != CallStates.Running) return;
-            call.LastSentAt = JournalClock.NowMs();
-            var elapsed = call.LastSentAt - (entry.StartedAt ?? entry.QueuedAt);
+            call.LastSentAt = MonotonicClock.NowMs();
+            var elapsed = JournalClock.NowMs() - (entry.StartedAt ?? entry.QueuedAt);
             foreach (var listener in call.Listeners.ToList())
             {
                 listener.Observer.Progress(CallOutcomes.Progress(listener.CallId, entry.State, heartbeat, elapsed, call.LastProgress));

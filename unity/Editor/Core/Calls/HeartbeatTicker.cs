@@ -1,7 +1,6 @@
 using System;
 using System.Collections.Generic;
 using System.Linq;
-using Tether.Core.Journal;
 using Tether.Core.Runtime;
 
 namespace Tether.Core.Calls
@@ -58,7 +57,7 @@ namespace Tether.Core.Calls
                 Stop();
                 return;
             }
-            var now = JournalClock.NowMs();
+            var now = MonotonicClock.NowMs();
             foreach (var call in calls.ToList())
             {
                 if (now - call.LastSentAt + _tickMs >= _heartbeatMs) _beat(call);

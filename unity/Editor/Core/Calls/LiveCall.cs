@@ -42,7 +42,7 @@ namespace Tether.Core.Calls
         /// <summary>Told when the call ends, by the runner that started it (the main thread is free again).</summary>
         public Action RunnerDone;
 
-        /// <summary>When progress was last sent for it (epoch ms): a heartbeat follows heartbeatMs of silence.</summary>
+        /// <summary>When progress was last sent for it (MonotonicClock ms): a heartbeat follows heartbeatMs of silence.</summary>
         public long LastSentAt;
 
         /// <summary>The tool's last progress, repeated in heartbeats.</summary>
