@@ -176,6 +176,20 @@ export class CallManager {
     return this.status(callId);
   }
 
+  /**
+   * The host is going away for good (quit, shutdown; not a reload): every call still queued
+   * ends cancelled, never started, and its requesters hear it before the bye. Left queued in
+   * the journal, it would run whenever the editor next starts, maybe days later, for no one.
+   */
+  cancelQueued(reason: string): void {
+    for (const call of [...this.executions]) {
+      if (call.entry.state !== 'queued') continue;
+      this.executor.remove(call);
+      this.grace.releaseOffThread(call);
+      this.finish(call, undefined, callErrors.cancelledQueued(call.entry.callId, reason));
+    }
+  }
+
   /** The connection is gone: it stops hearing about calls, which carry on for whoever re-attaches. */
   detach(observer: CallObserver): void {
     for (const call of new Set(this.live.values())) call.detach(observer);

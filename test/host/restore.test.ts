@@ -191,3 +191,22 @@ describe('calls queued before a restart wait for their requesters (the grace)', 
     expect(Date.now() - startedAt).toBeGreaterThanOrEqual(290);
   });
 });
+
+describe('closing for good', () => {
+  // A call still queued when the editor quits ran whenever the editor next started (the grace
+  // lets it, for no one), perhaps days later; and its client, told the outcome was unknown,
+  // could not know whether to send it again.
+  it.each(['quit', 'shutdown'] as const)('on %s, ends every queued call cancelled, never started, and tells its requester', async (reason) => {
+    const e = editor();
+    const a = await e.life('A');
+    void a.build('blocker', 'one');
+    const queued = a.host.calls.start({ callId: 'T', tool: 'build', arguments: { target: 'android' } }, observer('c1')).catch((error: unknown) => error);
+    await a.host.close({ reason });
+    expect(await queued).toMatchObject({ code: 'CANCELLED', data: { started: false }, message: expect.stringContaining('call it again once the editor is back') });
+
+    const b = await e.life('B');
+    expect(b.host.calls.status('T')).toMatchObject({ state: 'cancelled', error: { code: 'CANCELLED', data: { started: false } } });
+    e.release();
+    expect(e.runs).toEqual(['A:blocker']);
+  });
+});

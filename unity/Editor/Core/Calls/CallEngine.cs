@@ -209,6 +209,22 @@ namespace Tether.Core.Calls
             return Status(callId);
         }
 
+        /// <summary>
+        /// The host is going away for good (quit, shutdown; not a reload): every call still queued
+        /// ends cancelled, never started, and its requesters hear it before the bye. Left queued in
+        /// the journal, it would run whenever the editor next starts, maybe days later, for no one.
+        /// </summary>
+        public void CancelQueued(string reason)
+        {
+            foreach (var call in _executions.ToList())
+            {
+                if (call.Entry.State != CallStates.Queued) continue;
+                _runner.Remove(call);
+                _heldOffThread.Remove(call);
+                Finish(call, null, CallErrors.CancelledQueued(call.Entry.CallId, reason));
+            }
+        }
+
         /// <summary>The connection is gone: it stops hearing about calls, which carry on for whoever re-attaches.</summary>
         public void Detach(ICallObserver observer)
         {

@@ -168,7 +168,13 @@ namespace Tether.Core.Host
             if (reason != "quit" && reason != "shutdown") throw new ArgumentException("A host closes for \"quit\" or \"shutdown\" (BeginReload for a reload).", nameof(reason));
             if (!BeginClosing()) return;
             var text = message ?? ByeMessages.Default(reason, null);
-            Shutdown(() => CloseEverything(reason, text, null), removeRecord: true);
+            Shutdown(() =>
+            {
+                // For good, unlike a reload (protocol.md §8.5): what is still queued never runs.
+                _core.Engine?.StopStarting();
+                _core.Engine?.CancelQueued("the editor " + (reason == "quit" ? "quit" : "shut down") + " first, so it did not run: call it again once the editor is back.");
+                return CloseEverything(reason, text, null);
+            }, removeRecord: true);
         }
 
         public void Dispose()

@@ -104,6 +104,25 @@ namespace Tether.Core.Tests.Calls
         }
 
         [Test]
+        public void ClosingForGoodEndsEveryQueuedCallCancelledNeverStartedAndTellsItsRequester()
+        {
+            // A call still queued when the editor quit ran whenever the editor next started, for no one.
+            Life("A");
+            Build("blocker", "one");
+            var queued = Build("T", "android");
+            _h.WaitForRuns(1);
+            _h.OnLoop(() => _h.Engine.CancelQueued("the editor quit first, so it did not run: call it again once the editor is back."));
+            var error = Error(queued);
+            Assert.That(error.Code, Is.EqualTo("CANCELLED"));
+            Assert.That((bool)error.Data["started"], Is.False);
+            Assert.That(error.Message, Does.Contain("call it again once the editor is back"));
+
+            Life("B");
+            Assert.That((string)_h.Status("T")["state"], Is.EqualTo("cancelled"));
+            Assert.That(_h.Runs, Is.EqualTo(new[] { "A:blocker" }));
+        }
+
+        [Test]
         public void EndsAWithdrawnAliasCutOffWhileRunningAsCancelledAsItsClientWasTold()
         {
             Life("A");
