@@ -1,6 +1,7 @@
 /**
  * GameObject tools beyond create/modify/delete: duplicate, reparent, and add or remove one
  * component by type name. Each edit is one undo step; names are checked before anything changes.
+ * In play mode each result says the edit lasts only until play mode exits (noteEdit).
  */
 import { z } from 'zod';
 import { TetherError } from '../../protocol/index.js';
@@ -11,6 +12,7 @@ import type { Project } from '../project.js';
 import type { Scene } from '../scene.js';
 import { ScriptCatalog } from '../serialized/script-fields.js';
 import { describeGameObject, gameObjectInfo, objectName } from './gameobject-schemas.js';
+import { noteEdit } from './play-mode-tool.js';
 import { defineTool } from './tool.js';
 
 /**
@@ -52,12 +54,13 @@ export const gameObjectTools = [
     }),
     output: z.object({ duplicated: gameObjectInfo }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-    run: ({ path, name, parent }, { scene, undo }) => {
+    run: ({ path, name, parent }, context) => {
+      const { scene, undo } = context;
       const original = scene.require(path);
       const parentId = parent === undefined ? original.parentId : scene.require(parent).id;
       const copyName = name ?? uniqueSiblingName(original.name, siblingNames(scene, parentId));
       const copy = undo.group(`Duplicate ${original.name}`, () => scene.duplicate(original, parentId, copyName));
-      return { duplicated: describeGameObject(scene, copy) };
+      return noteEdit(context, { duplicated: describeGameObject(scene, copy) });
     },
   }),
 
@@ -72,7 +75,8 @@ export const gameObjectTools = [
     }),
     output: z.object({ reparented: gameObjectInfo, previousPath: z.string() }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
-    run: ({ path, parent }, { scene, undo }) => {
+    run: ({ path, parent }, context) => {
+      const { scene, undo } = context;
       const object = scene.require(path);
       const previousPath = scene.pathOf(object);
       const target = parent === undefined ? undefined : scene.require(parent);
@@ -88,7 +92,7 @@ export const gameObjectTools = [
         object.parentId = target?.id ?? null;
         scene.save();
       });
-      return { reparented: describeGameObject(scene, object), previousPath };
+      return noteEdit(context, { reparented: describeGameObject(scene, object), previousPath });
     },
   }),
 
@@ -102,7 +106,8 @@ export const gameObjectTools = [
     }),
     output: z.object({ added: z.object({ type: z.string(), index: z.number().int().describe('Its position among the GameObject\'s components.') }), gameObject: gameObjectInfo }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-    run: ({ path, type }, { scene, undo, project }) => {
+    run: ({ path, type }, context) => {
+      const { scene, undo, project } = context;
       const object = scene.require(path);
       const { name, single } = requireType(project, type, 'add_component', 'type');
       if (single && object.components.some((c) => c.type === name)) {
@@ -113,7 +118,7 @@ export const gameObjectTools = [
         object.components.push({ type: name });
         scene.save();
       });
-      return { added: { type: name, index: object.components.length - 1 }, gameObject: describeGameObject(scene, object) };
+      return noteEdit(context, { added: { type: name, index: object.components.length - 1 }, gameObject: describeGameObject(scene, object) });
     },
   }),
 
@@ -128,7 +133,8 @@ export const gameObjectTools = [
     }),
     output: z.object({ removed: z.string(), gameObject: gameObjectInfo }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
-    run: ({ path, type, index }, { scene, undo }) => {
+    run: ({ path, type, index }, context) => {
+      const { scene, undo } = context;
       const object = scene.require(path);
       if (type === 'Transform') {
         throw new TetherError('INVALID_ARGUMENTS', 'Invalid arguments for remove_component: type: a GameObject cannot lose its Transform. Delete the GameObject instead (delete_gameobject).', {
@@ -150,7 +156,7 @@ export const gameObjectTools = [
         object.components = object.components.filter((c) => c !== component);
         scene.save();
       });
-      return { removed: type, gameObject: describeGameObject(scene, object) };
+      return noteEdit(context, { removed: type, gameObject: describeGameObject(scene, object) });
     },
   }),
 ];

@@ -4,6 +4,11 @@
  * The sandbox's game runs at 60 frames a second while playing and not paused; its frame
  * count and pause live in Library/Tether/play-pause.json, so they survive the domain reload
  * entering causes, as Unity's do.
+ *
+ * Also what play mode means for the scene tools (the Unity package's PlayModeRules and
+ * PlayModeEdits): the scene-file tools are refused while playing, and an edit of a scene says
+ * that it lasts only until play mode exits. The sandbox keeps such an edit when play mode
+ * exits (its play mode is a flag); Unity puts the scenes back as they were.
  */
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -52,6 +57,32 @@ export function setPlayMode(context: MainThreadContext, action: 'enter' | 'exit'
   context.project.writeJson(clockPath(context.project), { paused: false, frame: 0, since: Date.now() } satisfies PlayClock);
   context.console.write('log', 'Exited play mode');
   return { playing: false, changed: true };
+}
+
+/** What an edit of a scene made in play mode says in its result (PlayModeRules.EditLostNote). */
+export const EDIT_LOST_NOTE =
+  'The editor is in play mode: this change lasts only until play mode exits, when Unity puts the scene back as it was. To keep it, exit play mode (play_mode with action "exit") and make it again.';
+
+/**
+ * Refuses a scene-file tool in play mode, as Unity's EditorSceneManager opens, creates and
+ * saves scenes in edit mode only: TOOL_FAILED (data: tool), as build_player refuses play mode
+ * in the Unity package (PlayModeRules.RequireEditMode).
+ */
+export function requireEditMode(context: MainThreadContext, tool: string, verb: 'open' | 'create' | 'save'): void {
+  if (!context.playing) return;
+  throw new TetherError('TOOL_FAILED', `Unity cannot ${verb} a scene in play mode. Exit play mode (play_mode with action "exit"), then ${verb} it.`, { tool });
+}
+
+/**
+ * What every tool that edits a scene's GameObjects returns its result through (PlayModeEdits.Noted):
+ * in play mode, outside prefab mode (the open prefab is an asset, which leaving play mode does not
+ * restore), the result gets EDIT_LOST_NOTE in its note, after the note it already has.
+ * `inScene` is false for an edit of an asset.
+ */
+export function noteEdit<Result extends object>(context: MainThreadContext, result: Result, inScene = true): Result & { note?: string } {
+  if (!inScene || !context.playing || context.scenes.stage) return result;
+  const note = (result as { note?: unknown }).note;
+  return { ...result, note: typeof note === 'string' ? `${note} ${EDIT_LOST_NOTE}` : EDIT_LOST_NOTE };
 }
 
 type PauseAction = 'pause' | 'resume' | 'step';

@@ -21,6 +21,7 @@ import type { GameObject } from '../game-object.js';
 import type { Scene } from '../scene.js';
 import type { SceneSet } from '../scenes.js';
 import { objectName, vector3 } from './gameobject-schemas.js';
+import { noteEdit } from './play-mode-tool.js';
 import { prefabStageTools } from './prefab-stage-tools.js';
 import { defineTool } from './tool.js';
 
@@ -141,7 +142,8 @@ export const prefabTools = [
     }),
     output: z.object({ instance: instanceInfo }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-    run: ({ assetPath: input, parent, name, position, rotation }, { project, scene, scenes, undo, console }) => {
+    run: ({ assetPath: input, parent, name, position, rotation }, context) => {
+      const { project, scene, scenes, undo, console } = context;
       const tool = 'instantiate_prefab';
       refuseInStage(scenes, tool);
       const { path, file } = readPrefab(project, input, tool);
@@ -154,7 +156,7 @@ export const prefabTools = [
       });
       const root = scene.byId(id)!;
       console.write('log', `Instantiated ${path} as ${scene.pathOf(root)}`);
-      return { instance: describeInstance(scene, root) };
+      return noteEdit(context, { instance: describeInstance(scene, root) });
     },
   }),
 
@@ -189,7 +191,8 @@ export const prefabTools = [
     input: z.object({ path: instancePath }),
     output: z.object({ instance: instanceInfo, reverted: overridesSummary }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
-    run: ({ path }, { project, scene, undo, console }) => {
+    run: ({ path }, context) => {
+      const { project, scene, undo, console } = context;
       const { root, file, summary: reverted } = instanceOverrides(project, scene, path, 'revert_prefab_overrides');
       undo.group(`Revert Prefab ${root.name}`, () => {
         const data = scene.snapshot();
@@ -197,7 +200,7 @@ export const prefabTools = [
         scene.replace(data);
       });
       console.write('log', `Reverted ${scene.pathOf(scene.byId(root.id)!)} to ${root.prefab!.asset}`);
-      return { instance: describeInstance(scene, scene.byId(root.id)!), reverted };
+      return noteEdit(context, { instance: describeInstance(scene, scene.byId(root.id)!), reverted });
     },
   }),
 

@@ -2,11 +2,13 @@
  * Scene tools that act on scenes as files and on the editor's scene setup (Unity's
  * EditorSceneManager): list, open, create, save, the active scene and what is loaded.
  * Opening, creating and saving scenes are not undo steps, in Unity either: Undo records
- * changes to objects, not the scene setup or files.
+ * changes to objects, not the scene setup or files. Unity's EditorSceneManager does them in
+ * edit mode only, so in play mode they are refused first (requireEditMode).
  */
 import { z } from 'zod';
 import { scenePath } from '../scene-paths.js';
 import type { SceneInfo } from '../scenes.js';
+import { requireEditMode } from './play-mode-tool.js';
 import { defineTool } from './tool.js';
 
 /** A scene as these tools describe it (SceneInfo). */
@@ -67,7 +69,9 @@ export const sceneFileTools = [
     }),
     output: z.object({ opened: sceneInfo, loaded: loadedScenes }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
-    run: ({ path, additive, setActive }, { project, scenes }) => {
+    run: ({ path, additive, setActive }, context) => {
+      requireEditMode(context, 'open_scene', 'open');
+      const { project, scenes } = context;
       // The sandbox saves every edit, so no loaded scene ever has unsaved changes to refuse, save or discard.
       const scene = scenes.open(scenePath(project, path, 'open_scene'), additive, 'open_scene');
       if (setActive) scenes.setActive(scene);
@@ -89,7 +93,9 @@ export const sceneFileTools = [
     }),
     output: z.object({ created: sceneInfo, loaded: loadedScenes }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
-    run: ({ path, template, additive, setActive }, { project, scenes, console }) => {
+    run: ({ path, template, additive, setActive }, context) => {
+      requireEditMode(context, 'create_scene', 'create');
+      const { project, scenes, console } = context;
       const scene = scenes.create(scenePath(project, path, 'create_scene'), additive, template, 'create_scene');
       if (setActive) scenes.setActive(scene);
       console.write('log', `Created scene ${scene.path}`);
@@ -107,7 +113,9 @@ export const sceneFileTools = [
     }),
     output: z.object({ saved: sceneInfo }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
-    run: ({ scene: which, saveAs }, { project, scenes }) => {
+    run: ({ scene: which, saveAs }, context) => {
+      requireEditMode(context, 'save_scene', 'save');
+      const { project, scenes } = context;
       const scene = which === undefined ? scenes.active : scenes.requireLoaded(scenePath(project, which, 'save_scene', 'scene'));
       scenes.save(scene, saveAs === undefined ? undefined : scenePath(project, saveAs, 'save_scene', 'saveAs'), 'save_scene');
       return { saved: scenes.info(scene) satisfies SceneInfo };

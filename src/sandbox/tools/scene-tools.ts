@@ -4,6 +4,7 @@ import { TetherError } from '../../protocol/index.js';
 import { requireLayer } from '../layers.js';
 import { pathGlob } from '../path-glob.js';
 import { gameObjectInfo, objectName, vector3 } from './gameobject-schemas.js';
+import { noteEdit } from './play-mode-tool.js';
 import { defineTool } from './tool.js';
 
 const LAYER_DESCRIPTION = 'A layer\'s name, e.g. "Water", or its index from 0 to 31, e.g. "4".';
@@ -75,7 +76,8 @@ export const sceneTools = [
       layer: z.string().optional().describe(LAYER_DESCRIPTION),
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-    run: (args, { scene, console, undo, project }) => {
+    run: (args, context) => {
+      const { scene, console, undo, project } = context;
       const layer = args.layer === undefined ? undefined : requireLayer(project, args.layer, 'create_gameobject');
       const components = [
         // What GameObject.CreatePrimitive gives: the built-in mesh, and the default material.
@@ -84,7 +86,7 @@ export const sceneTools = [
       ];
       const object = undo.group(`Create ${args.name}`, () => scene.create({ ...args, components, layer }));
       console.write('log', `Created GameObject ${scene.pathOf(object)}`);
-      return { created: scene.describe(object) };
+      return noteEdit(context, { created: scene.describe(object) });
     },
   }),
 
@@ -105,7 +107,8 @@ export const sceneTools = [
       removeComponents: z.array(z.string()).default([]),
     }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
-    run: (args, { scene, undo, project }) => {
+    run: (args, context) => {
+      const { scene, undo, project } = context;
       const object = scene.require(args.path);
       const layer = args.layer === undefined ? undefined : requireLayer(project, args.layer, 'modify_gameobject');
       if (args.removeComponents.includes('Transform')) {
@@ -126,7 +129,7 @@ export const sceneTools = [
         object.components = object.components.filter((c) => !args.removeComponents.includes(c.type));
         scene.save();
       });
-      return { modified: scene.describe(object) };
+      return noteEdit(context, { modified: scene.describe(object) });
     },
   }),
 
@@ -138,10 +141,11 @@ export const sceneTools = [
     // Not idempotent: with two siblings of one name, a second call deletes the second one. So
     // Tether never sends it again on its own after a dropped connection.
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
-    run: ({ path }, { scene, console, undo }) => {
+    run: ({ path }, context) => {
+      const { scene, console, undo } = context;
       const removed = undo.group(`Delete ${scene.require(path).name}`, () => scene.delete(path));
       console.write('log', `Deleted ${path} (${removed} object(s))`);
-      return { deleted: path, objectsRemoved: removed };
+      return noteEdit(context, { deleted: path, objectsRemoved: removed });
     },
   }),
 ];

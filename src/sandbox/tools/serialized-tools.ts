@@ -12,6 +12,7 @@ import type { FoundProperty } from '../serialized/property-tree.js';
 import { propertyTypeOf } from '../serialized/field-spec.js';
 import { resolveTarget } from '../serialized/targets.js';
 import { toOutput, toStored, ValueProblem, type ReferenceCodec } from '../serialized/values.js';
+import { noteEdit } from './play-mode-tool.js';
 import { defineTool } from './tool.js';
 
 /** An array's size an agent may set: a mistyped 100000000 would fill the editor's memory. */
@@ -138,7 +139,8 @@ export const serializedTools = [
       // An asset's file joins the undo groups from now on, as Undo.RecordObject makes an asset undoable.
       if (resolved.assetPath) recordAssetForUndo(context.scenes, context.project, resolved.assetPath);
       context.undo.group(name, () => resolved.commit());
-      return { type: resolved.type, properties: changes };
+      // A component in the scene is put back when play mode exits; an asset (or a prefab's component) is not.
+      return noteEdit(context, { type: resolved.type, properties: changes }, resolved.assetPath === undefined);
     },
   }),
 ];

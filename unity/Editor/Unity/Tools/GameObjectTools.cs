@@ -150,6 +150,7 @@ namespace Tether.Unity.Tools
     /// <summary>
     /// GameObject tools beyond create/modify/delete: duplicate, reparent, add or remove one
     /// component by type name. Each call is one Undo group; names are checked before anything changes.
+    /// In play mode each result says the edit lasts only until play mode exits (PlayModeEdits).
     /// </summary>
     public static class GameObjectTools
     {
@@ -173,7 +174,7 @@ namespace Tether.Unity.Tools
                 var result = new JObject { ["duplicated"] = SceneGraph.Describe(copy) };
                 var note = report.Note(SceneGraph.PathOf(copy));
                 if (note != null) result["note"] = note;
-                return result;
+                return PlayModeEdits.Noted(result);
             }
         }
 
@@ -208,7 +209,7 @@ namespace Tether.Unity.Tools
                 transform.localScale = scale;
                 Prefabs.InstanceEdits.Record(transform);
             }
-            return new JObject { ["reparented"] = SceneGraph.Describe(gameObject), ["previousPath"] = previousPath };
+            return PlayModeEdits.Noted(new JObject { ["reparented"] = SceneGraph.Describe(gameObject), ["previousPath"] = previousPath });
         }
 
         [TetherTool("add_component", Title = "Add component",
@@ -225,11 +226,11 @@ namespace Tether.Unity.Tools
                 added = ComponentEdits.Add(undo, gameObject, type, tool, "type");
             }
             var index = System.Array.IndexOf(gameObject.GetComponents(typeof(Component)), added);
-            return new JObject
+            return PlayModeEdits.Noted(new JObject
             {
                 ["added"] = new JObject { ["type"] = type.Name, ["index"] = index },
                 ["gameObject"] = SceneGraph.Describe(gameObject),
-            };
+            });
         }
 
         [TetherTool("remove_component", Title = "Remove component",
@@ -257,7 +258,7 @@ namespace Tether.Unity.Tools
             {
                 ComponentEdits.Remove(undo, matching[args.Index], tool, "type");
             }
-            return new JObject { ["removed"] = args.Type, ["gameObject"] = SceneGraph.Describe(gameObject) };
+            return PlayModeEdits.Noted(new JObject { ["removed"] = args.Type, ["gameObject"] = SceneGraph.Describe(gameObject) });
         }
 
         private static bool IsWithin(Transform transform, Transform ancestor)

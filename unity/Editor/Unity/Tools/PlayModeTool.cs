@@ -143,9 +143,18 @@ namespace Tether.Unity.Tools
             !(EditorSettings.enterPlayModeOptionsEnabled && (EditorSettings.enterPlayModeOptions & EnterPlayModeOptions.DisableDomainReload) != 0);
     }
 
-    /// <summary>What play_mode refuses, as the sandbox words it (src/sandbox/tools/play-mode-tool.ts).</summary>
+    /// <summary>
+    /// What play_mode refuses, and what play mode means for the scene tools, as the sandbox words
+    /// it (src/sandbox/tools/play-mode-tool.ts).
+    /// </summary>
     internal static class PlayModeRules
     {
+        /// <summary>
+        /// What an edit of a scene made in play mode says in its result: Unity puts the scenes back
+        /// as they were when play mode exits, so the edit is lost then.
+        /// </summary>
+        public const string EditLostNote = "The editor is in play mode: this change lasts only until play mode exits, when Unity puts the scene back as it was. To keep it, exit play mode (play_mode with action \"exit\") and make it again.";
+
         public static void RequirePlaying(string action, bool playing)
         {
             if (playing) return;
@@ -154,6 +163,32 @@ namespace Tether.Unity.Tools
                 ErrorCodes.InvalidArguments,
                 "Invalid arguments for play_mode: action: " + problem + ". Enter it first (action \"enter\").",
                 new JObject { ["tool"] = "play_mode", ["field"] = "action", ["problem"] = problem });
+        }
+
+        /// <summary>
+        /// Refuses a scene-file tool in play mode: EditorSceneManager opens, creates and saves
+        /// scenes in edit mode only (in play mode it throws InvalidOperationException). TOOL_FAILED
+        /// (data: tool), as build_player refuses play mode. <paramref name="verb"/>: "open", "create", "save".
+        /// </summary>
+        public static void RequireEditMode(string tool, string verb, bool playing)
+        {
+            if (!playing) return;
+            throw new TetherException(
+                ErrorCodes.ToolFailed,
+                "Unity cannot " + verb + " a scene in play mode. Exit play mode (play_mode with action \"exit\"), then " + verb + " it.",
+                new JObject { ["tool"] = tool });
+        }
+
+        /// <summary>
+        /// The result of an edit, with <see cref="EditLostNote"/> in its "note" (after the note it
+        /// already has) when play mode will throw the edit away; else the result as it is.
+        /// </summary>
+        public static object NoteEdit(object result, bool lostOnExit)
+        {
+            if (!lostOnExit || !(ToolJson.FromObject(result) is JObject json)) return result;
+            var note = json["note"];
+            json["note"] = note != null && note.Type == JTokenType.String ? (string)note + " " + EditLostNote : EditLostNote;
+            return json;
         }
     }
 }

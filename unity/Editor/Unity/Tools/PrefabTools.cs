@@ -177,7 +177,7 @@ namespace Tether.Unity.Tools
                 if (args.Position != null) instance.transform.localPosition = ToVector(args.Position);
                 if (args.Rotation != null) instance.transform.localEulerAngles = ToVector(args.Rotation);
                 Undo.RegisterCreatedObjectUndo(instance, "Instantiate " + name);
-                return new InstantiatePrefabResult { Instance = Describe(instance) };
+                return PlayModeEdits.Noted(new InstantiatePrefabResult { Instance = Describe(instance) });
             }
         }
 
@@ -206,7 +206,7 @@ namespace Tether.Unity.Tools
             {
                 PrefabUtility.RevertPrefabInstance(root, InteractionMode.UserAction);
             }
-            return new RevertPrefabResult { Instance = Describe(root), Reverted = reverted };
+            return PlayModeEdits.Noted(new RevertPrefabResult { Instance = Describe(root), Reverted = reverted });
         }
 
         /// <summary>The outermost root of the instance the GameObject at <paramref name="path"/> is part of; INVALID_ARGUMENTS or NOT_FOUND otherwise.</summary>

@@ -78,7 +78,8 @@ namespace Tether.Unity.Tools
     /// Scene tools that edit, each call one Undo step. Every name a call uses (parent, component
     /// types, tag) is checked before anything changes, so a refused call leaves the scene as it was;
     /// a component Unity refuses to add or remove fails the call and reverts its Undo group
-    /// (ComponentEdits), so that too leaves the scene as it was.
+    /// (ComponentEdits), so that too leaves the scene as it was. In play mode each result says the
+    /// edit lasts only until play mode exits (PlayModeEdits).
     /// </summary>
     public static class SceneEditTools
     {
@@ -116,7 +117,7 @@ namespace Tether.Unity.Tools
                     // A primitive already has its MeshFilter and renderer; Unity refuses a second of many types.
                     if (gameObject.GetComponents(type).Length == 0) ComponentEdits.Add(undo, gameObject, type, tool, "components");
                 }
-                return new JObject { ["created"] = SceneGraph.Describe(gameObject) };
+                return PlayModeEdits.Noted(new JObject { ["created"] = SceneGraph.Describe(gameObject) });
             }
         }
 
@@ -164,7 +165,7 @@ namespace Tether.Unity.Tools
                     .Where(component => removals.Contains(component.GetType().Name) || removals.Contains(component.GetType().FullName))
                     .ToList();
                 ComponentEdits.RemoveAll(undo, gameObject, removed, tool, "removeComponents");
-                return new JObject { ["modified"] = SceneGraph.Describe(gameObject) };
+                return PlayModeEdits.Noted(new JObject { ["modified"] = SceneGraph.Describe(gameObject) });
             }
         }
 
@@ -181,7 +182,7 @@ namespace Tether.Unity.Tools
             {
                 Undo.DestroyObjectImmediate(gameObject);
             }
-            return new JObject { ["deleted"] = args.Path, ["objectsRemoved"] = removed };
+            return PlayModeEdits.Noted(new JObject { ["deleted"] = args.Path, ["objectsRemoved"] = removed });
         }
 
         private static void ApplyTransform(Transform transform, double[] position, double[] rotation, double[] scale)

@@ -127,6 +127,8 @@ namespace Tether.Unity.Tools
     /// Scene tools that act on scene files and the editor's scene setup (EditorSceneManager):
     /// list, open, create, save, the active scene and what is loaded. Opening, creating and
     /// saving are not Undo steps: Unity's Undo records changes to objects, not scene files.
+    /// EditorSceneManager does them in edit mode only, so in play mode they are refused first
+    /// (PlayModeRules.RequireEditMode).
     /// </summary>
     public static class SceneFileTools
     {
@@ -160,6 +162,7 @@ namespace Tether.Unity.Tools
         public static object OpenScene(OpenSceneArgs args)
         {
             const string tool = "open_scene";
+            PlayModeRules.RequireEditMode(tool, "open", EditorApplication.isPlaying);
             var root = EditorServices.Require().ProjectRoot;
             var path = ScenePaths.Normalize(root, args.Path, tool);
             if (!File.Exists(ProjectPaths.ResolveInside(root, path))) throw ScenePaths.NoScene(tool, path, SceneAssets());
@@ -184,6 +187,7 @@ namespace Tether.Unity.Tools
         public static object CreateScene(CreateSceneArgs args)
         {
             const string tool = "create_scene";
+            PlayModeRules.RequireEditMode(tool, "create", EditorApplication.isPlaying);
             var root = EditorServices.Require().ProjectRoot;
             var path = ScenePaths.Normalize(root, args.Path, tool);
             if (File.Exists(ProjectPaths.ResolveInside(root, path))) throw ScenePaths.Taken(tool, "path", path, "Open it with open_scene, or choose another path.");
@@ -205,6 +209,7 @@ namespace Tether.Unity.Tools
         public static object SaveScene(SaveSceneArgs args)
         {
             const string tool = "save_scene";
+            PlayModeRules.RequireEditMode(tool, "save", EditorApplication.isPlaying);
             var root = EditorServices.Require().ProjectRoot;
             var scene = SceneManager.GetActiveScene();
             if (args.Scene != null)

@@ -172,7 +172,8 @@ namespace Tether.Unity.Tools
             }
             // The sandbox writes an asset's file at once; Unity keeps it dirty until saved.
             if (target.AssetPath != null) AssetDatabase.SaveAssetIfDirty(AssetDatabase.LoadMainAssetAtPath(target.AssetPath));
-            return new JObject { ["type"] = target.Type, ["properties"] = changes };
+            // A component in the scene is put back when play mode exits; an asset (or a prefab's component) is not.
+            return PlayModeEdits.Noted(new JObject { ["type"] = target.Type, ["properties"] = changes }, inScene: target.AssetPath == null);
         }
 
         /// <summary>Tells which argument a NOT_FOUND is about.</summary>
