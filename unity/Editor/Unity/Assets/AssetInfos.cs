@@ -56,13 +56,15 @@ namespace Tether.Unity.Assets
             };
         }
 
-        /// <summary>Describe, with size, labels and direct dependencies (AssetDetails).</summary>
-        public static JObject Details(string projectRoot, string path)
+        /// <summary>Describe, with size, labels and direct dependencies (AssetDetails); NOT_FOUND when the asset is not on disk.</summary>
+        public static JObject Details(string projectRoot, string path, string tool = "get_asset_info")
         {
             var described = Describe(path);
             var isFolder = (bool)described["isFolder"];
+            // A package's files are where Unity maps "Packages/<name>" (Library/PackageCache/<name>@<version> for most).
+            var full = AssetFiles.OnDisk(projectRoot, path, FileUtil.GetPhysicalPath);
+            described["size"] = AssetFiles.Size(full, isFolder, tool, path);
             var main = AssetDatabase.LoadMainAssetAtPath(path);
-            described["size"] = SizeOf(ProjectPaths.ResolveInside(projectRoot, path), isFolder);
             described["labels"] = new JArray(main != null ? AssetDatabase.GetLabels(main) : Array.Empty<string>());
             described["dependencies"] = new JArray(isFolder ? Array.Empty<string>() : AssetDatabase.GetDependencies(path, false).Where(p => p != path).ToArray());
             return described;
@@ -89,17 +91,5 @@ namespace Tether.Unity.Assets
             }
             return missing;
         }
-
-        /// <summary>Bytes on disk: the file's, or (a folder) every file's in it but the .meta files and those Unity ignores.</summary>
-        private static long SizeOf(string full, bool isFolder)
-        {
-            if (!isFolder) return File.Exists(full) ? new FileInfo(full).Length : 0;
-            return Directory.EnumerateFiles(full, "*", SearchOption.AllDirectories)
-                .Where(file => !file.EndsWith(".meta", StringComparison.Ordinal) && !Ignored(file.Substring(full.Length)))
-                .Sum(file => new FileInfo(file).Length);
-        }
-
-        private static bool Ignored(string relative) =>
-            relative.Split(Path.DirectorySeparatorChar, Path.AltDirectorySeparatorChar).Any(part => part.StartsWith(".", StringComparison.Ordinal) || part.EndsWith("~", StringComparison.Ordinal));
     }
 }

@@ -106,6 +106,7 @@ namespace Tether.Unity.Tools
             {
                 throw AssetPaths.Refuse(tool, "className", "a " + template + " named \"" + name + "\" in " + path, "Unity finds a " + template + " by its file's name: name the file \"" + name + ".cs\", or leave className out.");
             }
+            ScriptTemplates.CheckPlacement(tool, template, path);
             var text = ScriptTemplates.Render(template, name, args.Namespace);
             return WriteAndCompile(context, services, tool, path, text, (hash, compile) => new ScriptWritten { Path = path, Sha256 = hash, Compile = compile });
         }

@@ -69,6 +69,14 @@ namespace Tether.Unity.Tests.Scripts
         }
 
         [Test]
+        public void CreateScriptRefusesAnEditorWindowOutsideAnEditorFolder()
+        {
+            var error = Refused("create_script", new { path = "Assets/Scripts/MyWindow.cs", template = "EditorWindow" }, ErrorCodes.InvalidArguments);
+            Assert.That(error.Message, Does.Contain("\"Assets/Editor/MyWindow.cs\""));
+            Assert.That(File.Exists(Path.Combine(_root, "Assets", "Scripts", "MyWindow.cs")), Is.False);
+        }
+
+        [Test]
         public void EditScriptRefusesStaleUnclearOrMissingEdits()
         {
             var path = "Assets/Scripts/Player.cs";
