@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkSource } from '../../src/sandbox/csharp/check-source.js';
-import { SCRIPT_TEMPLATES, scriptFromTemplate, type ScriptTemplate } from '../../src/sandbox/csharp/templates.js';
+import { SCRIPT_TEMPLATES, inAssetsEditor, inEditorFolder, isEditorOnly, scriptFromTemplate, type ScriptTemplate } from '../../src/sandbox/csharp/templates.js';
 
 const FIXTURE = new URL('../../unity/Tests~/fixtures/script-templates.json', import.meta.url);
 
@@ -23,5 +23,17 @@ describe('script templates', () => {
       expect(diagnostics).toEqual([]);
       expect(types.map((t) => `${t.container}:${t.name}`)).toEqual([`${namespace ?? ''}:Enemy`]);
     }
+  });
+
+  // As the Unity package's ScriptTemplatesTests: an editor-only template outside an Editor folder
+  // compiles in the editor and breaks the player build, so create_script refuses it there.
+  it('says which template is editor-only, and which paths are in an Editor folder (any case, as Unity matches)', () => {
+    expect(SCRIPT_TEMPLATES.filter(isEditorOnly)).toEqual(['EditorWindow']);
+    expect(inEditorFolder('Assets/Editor/LevelWindow.cs')).toBe(true);
+    expect(inEditorFolder('Assets/Tools/editor/LevelWindow.cs')).toBe(true);
+    expect(inEditorFolder('Assets/Scripts/LevelWindow.cs')).toBe(false);
+    expect(inEditorFolder('Assets/Scripts/Editor.cs')).toBe(false);
+    expect(inEditorFolder('Assets/EditorTools/LevelWindow.cs')).toBe(false);
+    expect(inAssetsEditor('Assets/Scripts/LevelWindow.cs')).toBe('Assets/Editor/LevelWindow.cs');
   });
 });

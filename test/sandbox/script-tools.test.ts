@@ -75,6 +75,10 @@ describe('script tools through tether call', () => {
     expect(await callFails(workspace, 'edit_script', { path: 'Assets/Scripts/Playr.cs', contents: '' }, 'NOT_FOUND')).toContain('Did you mean "Assets/Scripts/Player.cs"');
     expect(await callFails(workspace, 'edit_script', { path, oldText: '    {\n    }', newText: '' }, 'INVALID_ARGUMENTS')).toContain('occurs 2 times');
     expect(file(path)).toBe(before);
+    // An editor window outside an Editor folder would break the player build: refused, with where to put it.
+    const window = await callFails(workspace, 'create_script', { path: 'Assets/Scripts/LevelWindow.cs', template: 'EditorWindow' }, 'INVALID_ARGUMENTS');
+    expect(window).toContain('"Assets/Editor/LevelWindow.cs"');
+    expect(existsSync(join(workspace.project, 'Assets/Scripts/LevelWindow.cs'))).toBe(false);
   });
 });
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { isIgnored } from '../assets/asset-files.js';
 import { assetFilesEndingWith } from '../serialized/asset-files.js';
 import { checkSource } from './check-source.js';
+import { inEditorFolder } from './templates.js';
 import type { DeclaredType } from './declarations.js';
 import { LineMap, toCompilerMessage, type CompilerMessage } from './diagnostics.js';
 
@@ -31,7 +32,7 @@ export function checkProjectScripts(projectRoot: string): CompilerMessage[] {
     const { diagnostics, types } = checkSource(text);
     messages.push(...diagnostics.map((diagnostic) => toCompilerMessage(file, diagnostic)));
     const lines = new LineMap(text);
-    const assembly = /(^|\/)Editor\//.test(file) ? 'editor' : 'game';
+    const assembly = inEditorFolder(file) ? 'editor' : 'game';
     for (const type of types) {
       const key = `${assembly}|${type.container}|${type.name}|${type.arity}`;
       const first = declared.get(key);

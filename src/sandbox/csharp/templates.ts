@@ -52,6 +52,28 @@ function body(template: ScriptTemplate, name: string): string[] {
   }
 }
 
+/** Whether the template's script uses UnityEditor, which a player build does not have (EditorWindow). */
+export function isEditorOnly(template: ScriptTemplate): boolean {
+  return body(template, 'T').includes('using UnityEditor;');
+}
+
+/**
+ * Whether a folder of `path` ("Assets/.../X.cs") is named Editor, which puts the script in
+ * Unity's editor assembly. Any case: Unity lowercases the path before it looks for "/editor/"
+ * (EditorBuildRules in its C# reference source). The Unity package's ScriptTemplates.InEditorFolder.
+ */
+export function inEditorFolder(path: string): boolean {
+  return path
+    .split('/')
+    .slice(0, -1)
+    .some((folder) => folder.toLowerCase() === 'editor');
+}
+
+/** Where an editor-only script named like `path` compiles into the editor assembly: "Assets/Editor/X.cs". */
+export function inAssetsEditor(path: string): string {
+  return `Assets/Editor/${path.slice(path.lastIndexOf('/') + 1)}`;
+}
+
 /** The file's text: the template for `name`, inside `namespace` when one is given ("\n" line ends). */
 export function scriptFromTemplate(template: ScriptTemplate, name: string, namespace?: string): string {
   const lines = body(template, name);

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { TetherError } from '../../protocol/index.js';
 import { isReservedWord } from '../csharp/lexer.js';
 import { projectScripts } from '../csharp/project-scripts.js';
-import { SCRIPT_TEMPLATES, scriptFromTemplate } from '../csharp/templates.js';
+import { SCRIPT_TEMPLATES, inAssetsEditor, inEditorFolder, isEditorOnly, scriptFromTemplate } from '../csharp/templates.js';
 import { compileFailure, compileOutcome, compileScripts } from './compile-scripts.js';
 import { replaceOnce, scriptClassName, scriptPath, sha256 } from './script-files.js';
 import { didYouMean, invalidArgument } from './tool-errors.js';
@@ -85,6 +85,17 @@ export const scriptTools = [
       if ((chosen === 'MonoBehaviour' || chosen === 'ScriptableObject') && name !== scriptClassName(path)) {
         const problem = `a ${chosen} named "${name}" in ${path}`;
         throw invalidArgument(tool, 'className', problem, `Unity finds a ${chosen} by its file's name: name the file "${name}.cs", or leave className out.`);
+      }
+      if (isEditorOnly(chosen) && !inEditorFolder(path)) {
+        // Unity would compile it in the editor, and build_player would then fail (UnityEditor missing), far from the cause.
+        const suggestion = inAssetsEditor(path);
+        throw invalidArgument(
+          tool,
+          'path',
+          `the ${chosen} template uses UnityEditor, and ${path} is not in an Editor folder, so a player build would fail to compile it`,
+          `Put it in a folder named Editor, e.g. "${suggestion}". (Only folder names are checked, not assembly definitions: for an editor-only .asmdef's folder, give the whole text as contents.)`,
+          { path, suggestion },
+        );
       }
       return writeAndCompile(context, tool, path, scriptFromTemplate(chosen, name, namespace));
     },
