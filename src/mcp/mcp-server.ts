@@ -52,7 +52,11 @@ export function createMcpServer(front: Front, era: ProtocolEra, options: McpServ
   const server = new TaskAwareServer(SERVER_INFO, {
     capabilities: {
       tools: { listChanged: true },
-      resources: { subscribe: true, listChanged: true },
+      // 2026-07-28 clients subscribe through subscriptions/listen, which the SDK serves without
+      // telling its server which URIs: the editor would never be asked for their updates, and
+      // the subscription acknowledged would stay silent. Not offered there (the SDK then leaves it
+      // out of the acknowledgement) until the server can learn them.
+      resources: { subscribe: era === 'legacy', listChanged: true },
       prompts: { listChanged: true },
       completions: {},
       logging: {},
@@ -117,7 +121,10 @@ export function createMcpServer(front: Front, era: ProtocolEra, options: McpServ
           boundFronts.add(front);
           detach = attach(front);
           for (const uri of subscriptions) void front.subscribe(uri).catch(() => undefined);
+          // Every list is the other editor's now.
           void server.sendToolListChanged().catch(() => undefined);
+          void server.sendResourceListChanged().catch(() => undefined);
+          void server.sendPromptListChanged().catch(() => undefined);
           bindingChanged();
           return reached;
         } finally {
@@ -146,7 +153,16 @@ export function createMcpServer(front: Front, era: ProtocolEra, options: McpServ
     if (!subscriptions.has(uri)) {
       subscriptions.add(uri);
       bindingChanged();
-      await forward(() => front.subscribe(uri));
+      try {
+        await forward(() => front.subscribe(uri));
+      } catch (error) {
+        // Refused, so not subscribed: no updates for it later, and nothing held at the editor.
+        if (subscriptions.delete(uri)) {
+          bindingChanged();
+          void front.unsubscribe(uri).catch(() => undefined);
+        }
+        throw error;
+      }
     }
     return {};
   });

@@ -130,9 +130,13 @@ describe('calls over tether serve', () => {
     expect(await refusal({ project: join(second.project, 'Assets') })).toContain(`This session still uses ${first.project}.`);
     await client.callTool({ name: 'create_gameobject', arguments: { name: 'StillInFirst' } });
     expect(sceneText(first)).toContain('StillInFirst');
+    // Every list is the other editor's afterwards: the client hears that each changed.
+    const changed = new Set<string>();
+    for (const list of ['tools', 'resources', 'prompts'] as const) client.setNotificationHandler(`notifications/${list}/list_changed`, () => void changed.add(list));
     const switched = await client.callTool({ name: 'tether_use_host', arguments: { project: second.project } });
     expect(switched.isError).toBeFalsy();
     expect((switched.structuredContent as { project: string }).project).toBe(second.project);
+    await expect.poll(() => [...changed].sort()).toEqual(['prompts', 'resources', 'tools']);
     await client.callTool({ name: 'create_gameobject', arguments: { name: 'InSecond' } });
     expect(sceneText(first)).toContain('InFirst');
     expect(sceneText(first)).not.toContain('InSecond');

@@ -230,6 +230,31 @@ describe('tether mcp over stdio', () => {
     expect(updated).toEqual(['unity://scene/hierarchy', 'unity://console/log']);
   });
 
+  // A subscription refused while no editor ran was kept all the same: the client, told it
+  // failed, heard updates once the editor came, and the editor held a subscription for good.
+  it('holds no subscription it refused: none of its updates come once the editor is there', async () => {
+    const workspace = createWorkspace();
+    const { client } = await connectMcp(workspace, { args: ['--wait-ms', '300'] });
+    await expect(client.subscribeResource({ uri: 'unity://scene/hierarchy' })).rejects.toMatchObject({ message: expect.stringContaining('editor') });
+    await startSandbox(workspace);
+    await expect.poll(async () => (await client.callTool({ name: 'get_hierarchy', arguments: {} })).isError, { timeout: 15_000 }).toBeFalsy();
+    const updated: string[] = [];
+    let heard!: () => void;
+    const next = new Promise<void>((resolve) => (heard = resolve));
+    client.setNotificationHandler('notifications/resources/updated', (notification) => {
+      updated.push(notification.params.uri);
+      heard();
+    });
+    await client.subscribeResource({ uri: 'unity://console/log' });
+    await client.callTool({ name: 'create_gameobject', arguments: { name: 'Unwatched' } });
+    await client.callTool({ name: 'clear_console', arguments: {} });
+    await next;
+    // A round trip after them: what the editor said of them has come by its answer.
+    await client.callTool({ name: 'get_hierarchy', arguments: {} });
+    expect(updated).toContain('unity://console/log');
+    expect(updated).not.toContain('unity://scene/hierarchy');
+  });
+
   it("serves the editor's prompts, and calls an unknown prompt or resource the client's mistake", async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);

@@ -300,6 +300,9 @@ describe('2026-07-28 io.modelcontextprotocol/tasks', () => {
     const discovered = await client.result('server/discover');
     expect(discovered.capabilities).toMatchObject({ extensions: { [TASKS_EXTENSION]: {} } });
     expect(discovered.capabilities).not.toHaveProperty('tasks');
+    // Subscriptions in this era come through subscriptions/listen, whose URIs the server never
+    // learns: offered, they were acknowledged and then silent.
+    expect(discovered.capabilities).toMatchObject({ resources: { subscribe: false, listChanged: true } });
     const listed = await client.result('tools/list');
     expect((listed.tools as Array<Record<string, unknown>>).some((tool) => 'execution' in tool)).toBe(false);
 
