@@ -86,6 +86,16 @@ describe('the scene-file tools in play mode', () => {
     expect(await run('save_scene')).toMatchObject({ saved: { path: 'Assets/Levels/Level2.unity' } });
   });
 
+  it('build_player is refused too, as in the Unity package', async () => {
+    const { context, project, run } = editor();
+    context.playing = true;
+    const error = await refusal(() => run('build_player', { target: 'StandaloneLinux64' }));
+    expect(error.code).toBe('TOOL_FAILED');
+    expect(error.message).toBe('Unity cannot build a player in play mode. Exit play mode (play_mode with action "exit"), then build.');
+    expect(error.data).toEqual({ tool: 'build_player', target: 'StandaloneLinux64' });
+    expect(existsSync(join(project, 'Library', 'Builds', 'build-log.jsonl'))).toBe(false);
+  });
+
   it('still list and report the scenes', async () => {
     const { context, run } = editor();
     context.playing = true;
@@ -114,6 +124,14 @@ describe('the edit tools in play mode', () => {
     for (const [tool, args] of edits) expect((await run(tool, args)).note, tool).toBe(LOST);
     const { objects } = await run('find_gameobjects', { name: 'Clone' });
     expect(objects).toHaveLength(1);
+  });
+
+  it('create one of each component type, as the Unity package skips a type the GameObject has', async () => {
+    const { run } = editor();
+    const created = (await run('create_gameobject', { name: 'Crate', primitive: 'Cube', components: ['Rigidbody', 'Rigidbody', 'MeshFilter'] })) as {
+      created: { components: Array<{ type: string }> };
+    };
+    expect(created.created.components.map((component) => component.type)).toEqual(['Transform', 'MeshFilter', 'MeshRenderer', 'Rigidbody']);
   });
 
   it('say nothing of play mode in edit mode', async () => {

@@ -96,6 +96,10 @@ function buildScenes(context: MainThreadContext, scenes: string[] | undefined): 
  * BuildPipeline.BuildPlayer, and appends one line to Library/Builds/build-log.jsonl.
  */
 export function buildPlayer(context: MainThreadContext, target: BuildRequest['target'], development: boolean, more: Partial<BuildRequest> = {}): z.infer<typeof buildSummary> {
+  // As the Unity package's BuildPlayerTool: BuildPipeline does not build in play mode.
+  if (context.playing) {
+    throw new TetherError('TOOL_FAILED', 'Unity cannot build a player in play mode. Exit play mode (play_mode with action "exit"), then build.', { tool: 'build_player', target });
+  }
   const request: BuildRequest = { ...more, target, development };
   const options = [...new Set([...(development ? ['Development'] : []), ...(request.options ?? [])])];
   const output = outputFolder(context, request);

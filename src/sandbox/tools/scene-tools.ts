@@ -79,11 +79,12 @@ export const sceneTools = [
     run: (args, context) => {
       const { scene, console, undo, project } = context;
       const layer = args.layer === undefined ? undefined : requireLayer(project, args.layer, 'create_gameobject');
-      const components = [
+      const components: Array<{ type: string; properties?: Record<string, unknown> }> = [
         // What GameObject.CreatePrimitive gives: the built-in mesh, and the default material.
         ...(args.primitive ? [{ type: 'MeshFilter', properties: { mesh: args.primitive } }, { type: 'MeshRenderer', properties: { m_Materials: [DEFAULT_MATERIAL] } }] : []),
-        ...args.components.map((type) => ({ type })),
       ];
+      // A type it has already (a primitive's MeshFilter, or one named twice) is skipped, as the Unity package skips it.
+      for (const type of args.components) if (!components.some((c) => c.type === type)) components.push({ type });
       const object = undo.group(`Create ${args.name}`, () => scene.create({ ...args, components, layer }));
       console.write('log', `Created GameObject ${scene.pathOf(object)}`);
       return noteEdit(context, { created: scene.describe(object) });
