@@ -73,7 +73,7 @@ namespace Tether.Core.Protocol
         private bool _peerEnded;
 
         /// <param name="socket">The stream's socket, when it has one: closing half-closes it and waits for the peer.</param>
-        /// <param name="closeGraceMs">After a half-close, how long the peer has to close its side before the socket is destroyed.</param>
+        /// <param name="closeGraceMs">After Close, how long the last frames have to flush and the peer to close its side before the stream is destroyed.</param>
         public FramedTransport(HostLoop loop, Stream stream, FrameLimits limits, Socket socket = null, bool readOnlyWhatPeerReads = false, int closeGraceMs = 2000)
         {
             _loop = loop ?? throw new ArgumentNullException(nameof(loop));
@@ -120,7 +120,11 @@ namespace Tether.Core.Protocol
             if (!_pumping) _ = Pump();
         }
 
-        /// <summary>Flushes what was sent, then closes. Idempotent; the first error is kept.</summary>
+        /// <summary>
+        /// Flushes what was sent, then closes. Idempotent; the first error is kept. The stream is
+        /// destroyed at the latest <see cref="CloseGraceMs"/> after this, flushed or not: a peer
+        /// that sends but never reads blocks the write, and must not keep the socket forever.
+        /// </summary>
         public void Close(TetherException error = null)
         {
             if (_closed) return;
@@ -128,6 +132,7 @@ namespace Tether.Core.Protocol
             _closeError = error;
             DisarmStall();
             ReleaseReader();
+            if (!_destroyed && _graceTimer == null) _graceTimer = _loop.SetTimeout(CloseGraceMs, Destroy);
             if (!_pumping) EndStream();
             Finish();
         }
@@ -369,8 +374,8 @@ namespace Tether.Core.Protocol
                 Destroy();
                 return;
             }
-            // A peer that never closes must not keep the socket forever.
-            _graceTimer = _loop.SetTimeout(CloseGraceMs, Destroy);
+            // A peer that never closes must not keep the socket forever: the grace timer Close
+            // started destroys it.
         }
 
         private void Finish()
