@@ -186,9 +186,10 @@ namespace Tether.Core.Journal
                     return JournalEntry.FromJson(JToken.ReadFrom(reader) as JObject);
                 }
             }
-            catch (JsonException)
+            catch (Exception)
             {
-                // Not a record (damaged): the entry before it still stands.
+                // Not a record (damaged, or valid JSON that is no usable entry, whatever the
+                // reason): the entry before it still stands, and the load goes on.
                 return null;
             }
         }

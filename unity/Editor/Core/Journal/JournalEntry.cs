@@ -100,12 +100,28 @@ namespace Tether.Core.Journal
             };
         }
 
+        /// <summary>A whole number of milliseconds; null when absent, not a number, or outside a long's range (a damaged record, never an exception).</summary>
         private static long? NumberOf(JToken token)
         {
-            if (token == null) return null;
-            if (token.Type == JTokenType.Integer) return (long)token;
-            if (token.Type == JTokenType.Float) return (long)(double)token;
-            return null;
+            if (!(token is JValue value)) return null;
+            switch (value.Value)
+            {
+                case long whole:
+                    return whole;
+                case int small:
+                    return small;
+                case ulong large:
+                    return large <= long.MaxValue ? (long?)(long)large : null;
+                case System.Numerics.BigInteger big:
+                    return big >= long.MinValue && big <= long.MaxValue ? (long?)(long)big : null;
+                case double real:
+                    // 2^63 is exactly representable; every double below it (and from -2^63) fits a long.
+                    return real >= -9223372036854775808.0 && real < 9223372036854775808.0 ? (long?)(long)real : null;
+                case decimal exact:
+                    return exact >= long.MinValue && exact <= long.MaxValue ? (long?)(long)exact : null;
+                default:
+                    return null;
+            }
         }
     }
 }

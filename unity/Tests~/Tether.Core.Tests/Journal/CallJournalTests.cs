@@ -252,6 +252,38 @@ namespace Tether.Core.Tests.Journal
             Assert.That(store.Load().Select(e => e.CallId), Is.EqualTo(new[] { "a", "b" }));
         }
 
+        [Test]
+        public void LoadsAroundALineThatIsValidJsonButNoUsableEntryNeverFailingTheLoad()
+        {
+            var now = Now;
+            File.WriteAllText(JournalPath,
+                "{\"callId\":\"a\",\"tool\":\"t\",\"state\":\"completed\",\"queuedAt\":1,\"finishedAt\":" + now + "}\n" +
+                // A damaged number: far past a long's range.
+                "{\"callId\":\"b\",\"tool\":\"t\",\"state\":\"queued\",\"queuedAt\":123456789012345678901234567890}\n" +
+                "{\"callId\":\"c\",\"tool\":\"t\",\"state\":\"completed\",\"queuedAt\":2,\"finishedAt\":1e300,\"startedAt\":-9223372036854775809}\n" +
+                "{\"callId\":\"d\",\"tool\":\"t\",\"state\":\"queued\",\"queuedAt\":3}\n");
+            var journal = new CallJournal(new FileJournalStore(JournalPath), 60_000);
+            JournalLoad loaded = null;
+            Assert.DoesNotThrow(() => loaded = journal.Load(now));
+            Assert.That(journal.Get("a"), Is.Not.Null);
+            Assert.That(journal.Get("d"), Is.Not.Null);
+            Assert.That(loaded.Requeue.Select(e => e.CallId), Does.Contain("d"));
+        }
+
+        [Test]
+        public void ReadsANumberOutsideALongsRangeAsAbsentNotAsAnException()
+        {
+            var entry = JournalEntry.FromJson(JObject.Parse(
+                "{\"callId\":\"b\",\"state\":\"completed\",\"queuedAt\":123456789012345678901234567890,\"startedAt\":-9223372036854775809," +
+                "\"finishedAt\":1e300,\"deadlineMs\":9223372036854775807}"));
+            Assert.That(entry, Is.Not.Null);
+            Assert.That(entry.QueuedAt, Is.EqualTo(0));
+            Assert.That(entry.StartedAt, Is.Null);
+            Assert.That(entry.FinishedAt, Is.Null);
+            Assert.That(entry.DeadlineMs, Is.EqualTo(long.MaxValue));
+            Assert.That(JournalEntry.FromJson(JObject.Parse("{\"callId\":\"x\",\"state\":\"queued\",\"queuedAt\":1.5e3}")).QueuedAt, Is.EqualTo(1500));
+        }
+
         private sealed class RecordingStore : IJournalStore
         {
             public readonly List<string> Saved = new List<string>();
