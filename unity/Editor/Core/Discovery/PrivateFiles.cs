@@ -25,8 +25,9 @@ namespace Tether.Core.Discovery
         /// <summary>
         /// Makes <paramref name="dir"/> (0700, with any missing parents) or checks the one there:
         /// one of this user's with wider permissions is tightened to 0700; a symbolic link, a
-        /// directory another user owns, or a sticky (shared) one throws UnsafeDirectoryException,
-        /// since whoever controls it could plant or read the secrets put in it.
+        /// directory another user owns, a sticky (shared) one, or one inside a folder another user
+        /// owns (a TETHER_HOME of someone else's) throws UnsafeDirectoryException, the last before
+        /// anything is made, since whoever controls it could plant or read the secrets put in it.
         /// </summary>
         public static void EnsurePrivateDirectory(string dir)
         {
@@ -34,6 +35,15 @@ namespace Tether.Core.Discovery
             {
                 Directory.CreateDirectory(dir);
                 return;
+            }
+            var uid = PosixFiles.CurrentUserId;
+            var above = ForeignFolderAbove(dir, uid);
+            if (above != null)
+            {
+                throw new UnsafeDirectoryException(
+                    dir,
+                    $"it lies inside {above.Value.Path}, which belongs to another user (uid {above.Value.Uid}; this process runs as uid {uid})",
+                    $"Whoever owns it could rename what Tether writes there and put their own in its place, so nothing was written. Set TETHER_HOME to a directory of your own (for example one made by `mktemp -d`), or ask the owner of {above.Value.Path} to give it to you.");
             }
             try
             {
@@ -52,7 +62,6 @@ namespace Tether.Core.Discovery
             }
             var stat = PosixStat.Lstat(dir);
             if (!stat.HasValue) throw new DirectoryNotFoundException($"{dir} vanished while Tether made it private.");
-            var uid = PosixFiles.CurrentUserId;
             if (stat.Value.Uid != uid)
             {
                 throw new UnsafeDirectoryException(dir, $"it belongs to another user (uid {stat.Value.Uid}; this process runs as uid {uid})");
@@ -100,6 +109,39 @@ namespace Tether.Core.Discovery
                 try { File.Delete(temp); } catch (Exception) { /* it was never made, or is gone already */ }
                 throw;
             }
+        }
+
+        /// <summary>
+        /// The nearest existing folder above <paramref name="dir"/> that another user owns, with
+        /// its owner (src/discovery/folder-trust.ts foreignFolderAbove): root is excepted (it owns
+        /// /, /tmp and /home, and can do anything anyway). Whoever owns it may rename what Tether
+        /// makes inside, however private, and put their own in its place. A symbolic link is judged
+        /// by its own owner and by its target's: either could redirect it. Null when there is
+        /// none, and where lstat cannot be read (Windows relies on the profile's ACLs).
+        /// </summary>
+        internal static (string Path, long Uid)? ForeignFolderAbove(string dir, long uid)
+        {
+            if (!PosixFiles.IsPosix || !PosixStat.IsSupported || uid < 0) return null;
+            var current = Path.GetFullPath(dir);
+            var root = Path.GetPathRoot(current);
+            if (current.Length > root.Length) current = current.TrimEnd(Path.DirectorySeparatorChar);
+            for (var folder = Path.GetDirectoryName(current); !string.IsNullOrEmpty(folder); folder = Path.GetDirectoryName(folder))
+            {
+                var link = PosixStat.Lstat(folder);
+                if (!link.HasValue) continue; // not made yet: it will be made ours
+                var owners = new List<long> { link.Value.Uid };
+                if ((link.Value.Mode & 0xF000) == 0xA000) // S_IFLNK
+                {
+                    // "link/." names the folder it leads to: lstat then follows the link.
+                    var target = PosixStat.Lstat(folder + Path.DirectorySeparatorChar + ".");
+                    if (target.HasValue) owners.Add(target.Value.Uid);
+                }
+                foreach (var owner in owners)
+                {
+                    if (owner != uid && owner != 0) return (folder, owner);
+                }
+            }
+            return null;
         }
 
         private static void CreateMissing(string dir)

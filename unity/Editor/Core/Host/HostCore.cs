@@ -19,22 +19,20 @@ namespace Tether.Core.Host
     /// </summary>
     internal sealed class HostCore
     {
-        /// <summary>Proof nonces remembered per listener; past it the oldest are forgotten (each is 144 random bits).</summary>
-        internal const int MaxRememberedNonces = 65_536;
-
         private readonly List<HostConnection> _connections = new List<HostConnection>();
 
         /// <summary>Every stream not yet gone, including closed connections' still flushing or waiting for the peer.</summary>
         private readonly HashSet<FramedTransport> _transports = new HashSet<FramedTransport>();
-        private readonly HashSet<string> _usedNonces = new HashSet<string>(StringComparer.Ordinal);
-        private readonly Queue<string> _nonceOrder = new Queue<string>();
+        private readonly ProofNonces _nonces;
         private int _nextConnection = 1;
 
+        /// <param name="token">The listener's token: <paramref name="options"/>.Token when the embedder gave one (its proofs' nonces are then remembered across listeners), else one of its own.</param>
         public HostCore(TetherHostOptions options, HostLoop loop, string instanceId, string token, ToolRegistry tools, Catalog catalog, IHostLog log)
         {
             Options = options;
             Loop = loop;
             Token = token;
+            _nonces = ProofNonces.For(options.Token);
             Tools = tools;
             Catalog = catalog;
             Log = log;
@@ -116,14 +114,11 @@ namespace Tether.Core.Host
 
         public void Forget(HostConnection connection) => _connections.Remove(connection);
 
-        /// <summary>True the first time a client's proof nonce is seen by this listener: a replayed hello is refused.</summary>
-        public bool FirstUseOf(string nonce)
-        {
-            if (!_usedNonces.Add(nonce)) return false;
-            _nonceOrder.Enqueue(nonce);
-            if (_nonceOrder.Count > MaxRememberedNonces) _usedNonces.Remove(_nonceOrder.Dequeue());
-            return true;
-        }
+        /// <summary>
+        /// True the first time a client's proof nonce is seen by this listener, or under a given
+        /// token by any listener of the process: a replayed hello is refused.
+        /// </summary>
+        public bool FirstUseOf(string nonce) => _nonces.FirstUseOf(nonce);
 
         /// <summary>The hello result (protocol.md §6.2), without the proof.</summary>
         public JObject HelloResult(string connectionId)

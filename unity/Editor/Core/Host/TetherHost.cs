@@ -31,8 +31,6 @@ namespace Tether.Core.Host
         private readonly string _recordsDir;
         private readonly object _lifecycle = new object();
         private readonly string _startedAt = HostRecord.FormatTime(DateTime.UtcNow);
-        /// <summary>The token was made for this listener, not given (see Record()).</summary>
-        private readonly bool _ownToken;
         private volatile string _state = "ready";
         private bool _started;
         private bool _closed;
@@ -43,7 +41,6 @@ namespace Tether.Core.Host
             options.Validate();
             _options = options;
             _log = options.Log ?? SilentLog.Instance;
-            _ownToken = options.Token == null;
             InstanceId = options.InstanceId ?? Guid.NewGuid().ToString();
             _recordsDir = options.RecordsDir ?? TetherHome.HostsDir();
             Loop = new HostLoop("Tether host loop", error => _log.Error("Tether host: " + error));
@@ -305,9 +302,9 @@ namespace Tether.Core.Host
             Name = _options.Name,
             ProtocolVersion = Methods.ProtocolVersion,
             StartedAt = _startedAt,
-            // Proofs only with a token of this listener's own: one kept across listeners (given by
-            // the embedder) would let a proof seen on the old port be replayed to the new one.
-            Auth = _ownToken ? HostRecord.ProofAuth : null,
+            // Every v1 host writes it (protocol.md §12). A given token's proofs cannot be replayed
+            // to a later listener either: their nonces are remembered across listeners (ProofNonces).
+            Auth = HostRecord.ProofAuth,
         };
 
         /// <summary>Runs on the loop now when already there, else posts (dropped once the loop is gone).</summary>

@@ -22,10 +22,12 @@ namespace Tether.Core.Host
         public string InstanceId;
 
         /// <summary>
-        /// The shared secret clients must prove they know. Leave it null so that each listener (each
-        /// domain reload) has a fresh one: the record says "auth": "proof", clients re-read it, and a
-        /// token seen by whatever held the port in between is worthless. A given token is kept, so
-        /// the record then does not offer the proof handshake, and clients send it.
+        /// The key of the proofs clients give (they never send it: protocol.md §14). Leave it null
+        /// so that each listener (each domain reload) has a fresh one, which clients re-read from
+        /// the record. A given token is kept as the key, and the nonces of its proofs are
+        /// remembered for the life of the process, so a proof sent to whatever held the port
+        /// between two listeners opens neither. In Unity that memory lasts only as long as the
+        /// domain (a domain reload clears it): leave it null there.
         /// </summary>
         public string Token;
 

@@ -146,6 +146,44 @@ namespace Tether.Core.Tests.Discovery
         }
 
         [Test]
+        public void ARecordsFolderInsideAFolderAnotherUserOwnsIsRefusedBeforeAnythingIsMade()
+        {
+            if (!PosixFiles.IsPosix || PosixFiles.CurrentUserId != 0) Assert.Ignore("only root can give a directory away (and Windows relies on the profile's ACLs)");
+            // A TETHER_HOME made by someone else, open for anyone to enter, as a planted one would be.
+            var home = Path.GetDirectoryName(_hosts);
+            Directory.CreateDirectory(home);
+            PosixFiles.Chmod(home, 0x1ED); // 0755
+            Assert.That(chown(home, 65534, 65534), Is.EqualTo(0));
+            foreach (var dir in new[] { _hosts, Path.Combine(home, "deeper", "hosts") })
+            {
+                var error = Assert.Throws<UnsafeDirectoryException>(() => HostRecords.Write(dir, Sample()));
+                Assert.That(error.Code, Is.EqualTo("UNSAFE_DIRECTORY"));
+                Assert.That(error.DirectoryPath, Is.EqualTo(dir));
+                Assert.That(error.Problem, Is.EqualTo($"it lies inside {home}, which belongs to another user (uid 65534; this process runs as uid 0)"));
+                Assert.That(error.Message, Does.Contain("Set TETHER_HOME to a directory of your own"));
+            }
+            Assert.That(Directory.GetFileSystemEntries(home), Is.Empty, "nothing was made inside it");
+        }
+
+        [Test]
+        public void ARecordsFolderReachedThroughALinkToAFolderAnotherUserOwnsIsRefused()
+        {
+            if (!PosixFiles.IsPosix || PosixFiles.CurrentUserId != 0) Assert.Ignore("only root can give a directory away (and Windows relies on the profile's ACLs)");
+            var theirs = _temp.Combine("theirs");
+            Directory.CreateDirectory(theirs);
+            Assert.That(chown(theirs, 65534, 65534), Is.EqualTo(0));
+            // The link is root's own; the folder it leads to is not.
+            var home = Path.GetDirectoryName(_hosts);
+            Directory.CreateSymbolicLink(home, theirs);
+            var error = Assert.Throws<UnsafeDirectoryException>(() => HostRecords.Write(_hosts, Sample()));
+            Assert.That(error.Problem, Does.StartWith($"it lies inside {home}, which belongs to another user (uid 65534;"));
+            Assert.That(Directory.GetFileSystemEntries(theirs), Is.Empty);
+            // Folders root owns above (/, /tmp) are no reason to refuse: root could change them anyway.
+            Assert.That(PrivateFiles.ForeignFolderAbove(_temp.Combine("mine", "hosts"), 0), Is.Null);
+            Assert.DoesNotThrow(() => HostRecords.Write(_temp.Combine("mine", "hosts"), Sample()));
+        }
+
+        [Test]
         public void AStickySharedDirectoryIsRefused()
         {
             if (!PosixFiles.IsPosix) Assert.Ignore("POSIX modes only");

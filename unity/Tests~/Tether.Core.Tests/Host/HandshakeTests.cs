@@ -261,14 +261,47 @@ namespace Tether.Core.Tests.Host
         }
 
         [Test]
-        public void AGivenTokenIsKeptAndTheRecordDoesNotOfferProofs()
+        public void AGivenTokenIsKeptAndTheRecordSaysProofAsEveryV1HostsDoes()
         {
             using (var host = TestHost.Start(o => o.Token = "a-token-kept-across-reloads-000000"))
             {
                 var record = HostRecord.Parse(File.ReadAllText(HostRecords.PathOf(host.RecordsDir, host.Host.InstanceId)));
-                Assert.That(record.Auth, Is.Null);
+                Assert.That(record.Auth, Is.EqualTo("proof"));
                 Assert.That(record.Token, Is.EqualTo("a-token-kept-across-reloads-000000"));
                 using (var peer = host.Connect()) Assert.That(peer.Hello("a-token-kept-across-reloads-000000")["result"], Is.Not.Null);
+                // The token itself is refused as from any client (protocol.md §6.1).
+                using (var peer = host.Connect()) AssertError(peer.HelloWithToken("a-token-kept-across-reloads-000000"), ErrorCodes.Unauthorized);
+            }
+        }
+
+        [Test]
+        public void AProofTakenUnderAGivenTokenIsRefusedByTheNextListenerAfterAReload()
+        {
+            // Unique per run: the memory of a given token's nonces lasts as long as the process.
+            var token = "given-" + HostProof.NewToken();
+            var dir = Path.Combine(Path.GetTempPath(), "tether-given-" + System.Guid.NewGuid().ToString("N"));
+            var instanceId = System.Guid.NewGuid().ToString();
+            var nonce = HostProof.NewNonce();
+            var first = TestHost.Start(o => { o.Token = token; o.InstanceId = instanceId; }, dir: dir);
+            try
+            {
+                using (var peer = first.Connect()) Assert.That(peer.HelloWithProof(token, nonce)["result"], Is.Not.Null);
+                using (var replay = first.Connect()) AssertError(replay.HelloWithProof(token, nonce), ErrorCodes.Unauthorized);
+                first.Host.BeginReload(1000);
+            }
+            finally
+            {
+                first.Dispose();
+            }
+            using (var next = TestHost.Start(o => { o.Token = token; o.InstanceId = instanceId; }, dir: dir))
+            {
+                // What was sent to whatever held the port in between opens no later listener.
+                using (var replay = next.Connect())
+                {
+                    AssertError(replay.HelloWithProof(token, nonce), ErrorCodes.Unauthorized);
+                    replay.ExpectClosed();
+                }
+                using (var fresh = next.Connect()) Assert.That(fresh.Hello(token)["result"], Is.Not.Null);
             }
         }
 
