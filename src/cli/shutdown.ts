@@ -1,7 +1,7 @@
 /**
- * Clean shutdown on SIGINT, SIGTERM or SIGHUP: every registered task runs once (newest
- * first, so a server stops before the editor it talks to), then the process exits. A
- * shutdown that hangs cannot keep the process forever.
+ * Clean shutdown on SIGINT, SIGTERM or SIGHUP (and SIGBREAK on Windows): every registered
+ * task runs once (newest first, so a server stops before the editor it talks to), then the
+ * process exits. A shutdown that hangs cannot keep the process forever.
  */
 const tasks: Array<(signal: NodeJS.Signals) => Promise<void>> = [];
 let installed = false;
@@ -11,7 +11,9 @@ export function onShutdownSignal(shutdown: (signal: NodeJS.Signals) => Promise<v
   tasks.unshift(shutdown);
   if (installed) return;
   installed = true;
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  // SIGBREAK: Ctrl+Break in a Windows console, which would otherwise end the process with no cleanup.
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', ...(process.platform === 'win32' ? (['SIGBREAK'] as const) : [])];
+  for (const signal of signals) {
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;
