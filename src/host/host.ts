@@ -237,7 +237,12 @@ export class Host implements HostCore {
 
   private async shutdown({ reason, message, expectedBackMs }: CloseOptions): Promise<void> {
     // A reload keeps its queued calls for the next domain (protocol.md §8.5); any other close is for good.
-    if (reason !== 'reload') this.calls.cancelQueued(`the editor ${reason === 'quit' ? 'quit' : 'shut down'} first, so it did not run: call it again once the editor is back.`);
+    if (reason !== 'reload') {
+      this.calls.cancelQueued(`the editor ${reason === 'quit' ? 'quit' : 'shut down'} first, so it did not run: call it again once the editor is back.`);
+      // Their answers are written as the requests' promises settle: let them go out before the bye
+      // and the close, which would otherwise drop them (the client could then only say "unknown").
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     this.calls.dispose();
     const text = message ?? defaultByeMessage(reason, expectedBackMs);
     await this.listener.close({ reason, message: text, ...(expectedBackMs === undefined ? {} : { expectedBackMs }) });

@@ -648,4 +648,21 @@ describe('execution hints', () => {
     release();
     await Promise.all([blocking, waiting]);
   });
+
+  // The client hears over the wire, before the bye, that a call still queued when the host
+  // closed for good never ran: its answer used to be dropped by the close that followed at once,
+  // and the client, its connection gone, could say only that the outcome was unknown.
+  it.each(['quit', 'shutdown'] as const)('on %s, answers a queued call CANCELLED (started: false) before its bye', async (reason) => {
+    const held = deferred<void>();
+    const host = await startHost((h) => h.tool({ name: 'hold', description: 'Holds the main thread', input: z.object({ tag: z.string() }), handler: () => held.promise.then(() => 'done') }));
+    const session = await connect(host);
+    const running = session.rpc.request(METHODS.callStart, { callId: 'first', tool: 'hold', arguments: { tag: 'a' } }).catch((error: unknown) => error);
+    const queued = session.rpc.request(METHODS.callStart, { callId: 'second', tool: 'hold', arguments: { tag: 'b' } }).catch((error: unknown) => error);
+    await expect.poll(() => host.calls.status('second').state).toBe('queued');
+    const closing = host.close({ reason });
+    expect(await queued).toMatchObject({ code: 'CANCELLED', data: { callId: 'second', started: false } });
+    held.resolve();
+    await closing;
+    await running;
+  });
 });

@@ -165,13 +165,18 @@ namespace Tether.Core.Host
             if (reason != "quit" && reason != "shutdown") throw new ArgumentException("A host closes for \"quit\" or \"shutdown\" (BeginReload for a reload).", nameof(reason));
             if (!BeginClosing()) return;
             var text = message ?? ByeMessages.Default(reason, null);
-            Shutdown(() =>
+            // For good, unlike a reload (protocol.md §8.5): what is still queued never runs, and its
+            // requests are answered so. The answers go out as the loop runs the continuations of the
+            // requests' tasks: they must be written before the bye and the close, which would drop
+            // them (the client could then only say that the outcome is unknown).
+            RunOnLoop(() =>
             {
-                // For good, unlike a reload (protocol.md §8.5): what is still queued never runs.
                 _core.Engine?.StopStarting();
                 _core.Engine?.CancelQueued("the editor " + (reason == "quit" ? "quit" : "shut down") + " first, so it did not run: call it again once the editor is back.");
-                return CloseEverything(reason, text, null);
-            }, removeRecord: true);
+                return true;
+            });
+            if (!Loop.IsCurrent) Loop.Settled().Wait(CloseGraceMs);
+            Shutdown(() => CloseEverything(reason, text, null), removeRecord: true);
         }
 
         public void Dispose()

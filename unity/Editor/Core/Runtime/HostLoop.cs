@@ -84,6 +84,25 @@ namespace Tether.Core.Runtime
         public Task Invoke(Action work) => Invoke(() => { work(); return true; });
 
         /// <summary>
+        /// Completes once the loop has nothing queued: the work queued now has run, and so has the
+        /// work it queued in turn (the continuations of the tasks it completed, a few hops deep),
+        /// within <paramref name="maxTurns"/> rounds (a loop that stays busy completes it anyway).
+        /// </summary>
+        public Task Settled(int maxTurns = 32)
+        {
+            var done = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+            var turns = 0;
+            void Check()
+            {
+                if (_queue.Count == 0 || ++turns >= maxTurns) done.TrySetResult(true);
+                else Post(Check);
+            }
+            if (_disposed) done.TrySetResult(true);
+            else Post(Check);
+            return done.Task;
+        }
+
+        /// <summary>
         /// Calls the action on the loop after <paramref name="delayMs"/>. Disposing the returned
         /// handle before it fires cancels it, even when the timer already queued it.
         /// </summary>

@@ -116,6 +116,35 @@ namespace Tether.Core.Tests.Host
             }
         }
 
+        [TestCase("quit")]
+        [TestCase("shutdown")]
+        public void ClosingForGoodAnswersAQueuedCallCancelledBeforeTheBye(string reason)
+        {
+            // Its answer used to be dropped by the close that followed at once: the client, its
+            // connection gone, could only say that the outcome was unknown.
+            using (var started = new ManualResetEventSlim())
+            using (var release = new ManualResetEventSlim())
+            using (var host = TestHost.Start())
+            {
+                host.Host.Tools.Add(HostTools.Blocking("build", started, release));
+                host.Host.Tools.Add(HostTools.Echo());
+                using (var agent = host.Authenticated())
+                {
+                    agent.Request("b", "calls/start", new JObject { ["callId"] = "b1", ["tool"] = "build" });
+                    Assert.That(started.Wait(5000), Is.True, "the tool is running on the main thread");
+                    agent.Request("q", "calls/start", new JObject { ["callId"] = "q1", ["tool"] = "echo" });
+                    agent.Request(1, "calls/status", new JObject { ["callId"] = "q1" });
+                    Assert.That((string)agent.ResponseTo(1)["result"]["state"], Is.EqualTo("queued"));
+                    var closing = Task.Run(() => host.Host.Close(reason));
+                    var answer = agent.ResponseTo("q");
+                    Assert.That((string)answer["error"]?["data"]?["code"] ?? (string)answer["error"]?["message"], Does.Contain("CANCELLED").Or.Contain("before it started"), answer.ToString());
+                    Assert.That((bool)answer["error"]["data"]["started"], Is.False, answer.ToString());
+                    release.Set();
+                    Assert.That(closing.Wait(10000), Is.True, "the host closed");
+                }
+            }
+        }
+
         [Test]
         public void APreferredPortThatIsTakenFallsBackToAFreeOne()
         {
