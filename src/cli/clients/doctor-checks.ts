@@ -9,7 +9,7 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { HostRecord } from '../../discovery/host-record.js';
+import { HostRecord, canonicalPath } from '../../discovery/host-record.js';
 import { OPEN_TO_OTHERS, readPrivateFile, whyNotPrivate } from '../../discovery/secure-file.js';
 import { hostsDir } from '../../discovery/tether-home.js';
 import { serveStatePath, tokenPath } from '../../http/serve-state.js';
@@ -154,8 +154,13 @@ function commandProblem(command: string, args: string[]): string | undefined {
   return undefined;
 }
 
-function samePath(a: string, b: string): boolean {
-  const norm = (p: string): string => (process.platform === 'win32' ? p.toLowerCase() : p).replace(/[\\/]+$/, '');
+/**
+ * One folder, however named: compared as editor selection compares them (canonicalPath: the
+ * on-disk case on APFS and NTFS, links and 8.3 names resolved, no trailing separator), and on
+ * Windows in any case (for a folder that is not there).
+ */
+export function samePath(a: string, b: string): boolean {
+  const norm = (p: string): string => (process.platform === 'win32' ? canonicalPath(p).toLowerCase() : canonicalPath(p));
   return norm(a) === norm(b);
 }
 

@@ -99,31 +99,41 @@ function setUp(client: McpClient, scope: Scope, project: string, name: string, s
 export function listClients(project: string, name: string, ctx: ClientContext): string[] {
   const out = ['MCP clients on this machine:'];
   for (const client of CLIENTS) {
-    const marks = client.installedMarks(ctx);
-    const installed = marks.dirs.some((d) => existsSync(d)) || marks.commands.some((c) => onPath(c, ctx));
-    const found: string[] = [];
-    let configured = false;
-    for (const scope of client.scopes) {
-      const path = client.configPath(scope, project, ctx);
-      if (!existsSync(path)) continue;
-      configured = true;
-      try {
-        const entry = valueAt(readConfigFile(path, client.format).document, [...client.serversPath(scope, project), name]);
-        if (entry !== undefined) found.push(`${scope} scope, ${path}`);
-      } catch (error) {
-        found.push(`${path} cannot be read: ${(error as Error).message}`);
-      }
-    }
-    const state = found.length > 0 ? `has "${name}" (${found.join('; ')}): tether doctor --client ${client.id} checks it` : `no "${name}" for this project: tether setup ${client.id}`;
-    const presence = installed ? 'installed' : configured ? 'configured' : 'not found';
-    if (!installed && !configured && found.length === 0) {
-      out.push(`  ${client.name.padEnd(15)} not found (tether setup ${client.id} writes ${client.configPath(client.scopes[0]!, project, ctx)})`);
-    } else {
-      out.push(`  ${client.name.padEnd(15)} ${presence}; ${state}`);
+    try {
+      out.push(clientLine(client, project, name, ctx));
+    } catch (error) {
+      // One client whose configuration cannot be located (several Claude Desktop packages) says
+      // why, and the others are still listed.
+      out.push(`  ${client.name.padEnd(15)} ${(error as Error).message}`);
     }
   }
   out.push('', `Project: ${project} (the working directory). tether setup <client> --help: its options (--project, --scope, --http, --dry-run).`);
   return out;
+}
+
+/** One client's line in the listing. */
+function clientLine(client: (typeof CLIENTS)[number], project: string, name: string, ctx: ClientContext): string {
+  const marks = client.installedMarks(ctx);
+  const installed = marks.dirs.some((d) => existsSync(d)) || marks.commands.some((c) => onPath(c, ctx));
+  const found: string[] = [];
+  let configured = false;
+  for (const scope of client.scopes) {
+    const path = client.configPath(scope, project, ctx);
+    if (!existsSync(path)) continue;
+    configured = true;
+    try {
+      const entry = valueAt(readConfigFile(path, client.format).document, [...client.serversPath(scope, project), name]);
+      if (entry !== undefined) found.push(`${scope} scope, ${path}`);
+    } catch (error) {
+      found.push(`${path} cannot be read: ${(error as Error).message}`);
+    }
+  }
+  const state = found.length > 0 ? `has "${name}" (${found.join('; ')}): tether doctor --client ${client.id} checks it` : `no "${name}" for this project: tether setup ${client.id}`;
+  const presence = installed ? 'installed' : configured ? 'configured' : 'not found';
+  if (!installed && !configured && found.length === 0) {
+    return `  ${client.name.padEnd(15)} not found (tether setup ${client.id} writes ${client.configPath(client.scopes[0]!, project, ctx)})`;
+  }
+  return `  ${client.name.padEnd(15)} ${presence}; ${state}`;
 }
 
 function onPath(command: string, ctx: ClientContext): boolean {
