@@ -2,7 +2,8 @@
  * /mcp: Streamable HTTP for both protocol eras. 2025-11-25 clients get a session (an
  * HttpSession in the bounded registry, which sleeps when idle); 2026-07-28 clients are served
  * statelessly by the SDK's handler. Either way the session or request is bound to one host:
- * the one for the X-Tether-Project header, else the server's default.
+ * the one for the X-Tether-Project header (percent-encoded: mcp-requests.ts), else the
+ * server's default. A header that names no path is refused with BAD_REQUEST (400).
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -15,12 +16,11 @@ import { sessionGone, type EndedSessions } from './ended-sessions.js';
 import type { FrontPool } from './front-pool.js';
 import { HttpSession, SessionWakeError, type HttpSessionDeps, type PoolName } from './http-session.js';
 import { refuseFullPool, refuseOverShare, refuseSessionless, sendJsonRpcError, sendRegisteredError } from './mcp-replies.js';
-import { PROTOCOL_VERSION_HEADER, SESSION_METHODS, callsIn, clientOf, header, isHandshakeOnly, isInitialize, needsSession, readJson, type ClientIdentity } from './mcp-requests.js';
+import { PROTOCOL_VERSION_HEADER, SESSION_METHODS, callsIn, clientOf, header, isHandshakeOnly, isInitialize, needsSession, projectOf, readJson, type ClientIdentity } from './mcp-requests.js';
 import type { MemoryReclaimer } from './memory-reclaimer.js';
 import { PoolFullError, type SessionRegistry } from './session-registry.js';
 import { webRequestListener } from './web-adapter.js';
 
-export const PROJECT_HEADER = 'x-tether-project';
 export const POOL_HEADER = 'x-tether-pool';
 
 export interface EndpointDeps {
@@ -116,7 +116,9 @@ export class McpEndpoint {
     if (isInitialize(body)) return this.newSession(req, res, body);
     // A GET stream or a DELETE names a session by definition: without its id, 405 "method not allowed" would mislead.
     if (SESSION_METHODS.has(req.method ?? '') && needsSession(req, body)) return refuseSessionless(res, header(req, PROTOCOL_VERSION_HEADER));
-    const front = this.frontFor(req);
+    const project = this.projectFor(req, res);
+    if (!project) return;
+    const front = this.deps.fronts.get(project.name);
     // Held until the response ends, so a stream it serves keeps its front.
     res.once('close', this.deps.fronts.hold(front));
     return this.modernFor(front).handle(req, res, body);
@@ -128,8 +130,12 @@ export class McpEndpoint {
     this.modern.clear();
   }
 
-  private frontFor(req: IncomingMessage): Front {
-    return this.deps.fronts.get(header(req, PROJECT_HEADER));
+  /** The project the request names (no name: the default), or undefined once it is refused as unreadable (400). */
+  private projectFor(req: IncomingMessage, res: ServerResponse): { name: string | undefined } | undefined {
+    const project = projectOf(req);
+    if (project.ok) return { name: project.project };
+    sendRegisteredError(res, 'BAD_REQUEST', project.message, { header: 'X-Tether-Project' });
+    return undefined;
   }
 
   private async inSession(id: string, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
@@ -178,6 +184,8 @@ export class McpEndpoint {
   }
 
   private async newSession(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const project = this.projectFor(req, res);
+    if (!project) return;
     const pool: PoolName = header(req, POOL_HEADER) === 'ephemeral' ? 'ephemeral' : 'interactive';
     const client = clientOf(req, body);
     // Each client its share. While the pool has room, anyone may open sessions (a benchmark, a
@@ -193,7 +201,7 @@ export class McpEndpoint {
       if (held.count >= share) return this.refuseOverShare(res, pool, client, share, held);
     }
     const id = randomUUID();
-    const session = new HttpSession(id, pool, this.frontFor(req), this.sessionDeps);
+    const session = new HttpSession(id, pool, this.deps.fronts.get(project.name), this.sessionDeps);
     let evicted: string[];
     try {
       // Room is made (evicting) only once the SDK has taken the initialize, below: a refused one evicts nobody.

@@ -11,6 +11,40 @@ export function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+export const PROJECT_HEADER = 'x-tether-project';
+
+/**
+ * The project an X-Tether-Project header names (undefined without one: the server's default),
+ * or why it names none. An HTTP header value is bytes, and a non-ASCII path does not survive as
+ * such (Node's fetch refuses characters above U+00FF; other clients send UTF-8, which arrives
+ * read as Latin-1): so the path is percent-encoded, as encodeURIComponent does, and Tether
+ * writes it so. Configurations written before that hold the raw path, and a raw ASCII one is
+ * still taken as it is. The two cannot be confused: encodeURIComponent leaves no `/` or `\`,
+ * and every absolute path holds one. So a value that holds one is a raw path, `%` and all;
+ * any other is decoded. Refused: a value with other than printable ASCII (raw bytes of a
+ * non-ASCII path, in whatever encoding), or one that does not decode (a malformed `%`
+ * sequence, bytes that are not UTF-8, a NUL).
+ */
+export function projectOf(req: IncomingMessage): { ok: true; project: string | undefined } | { ok: false; message: string } {
+  const value = header(req, PROJECT_HEADER);
+  if (!value) return { ok: true, project: undefined };
+  const refuse = (why: string) => ({
+    ok: false as const,
+    message:
+      `The X-Tether-Project header ${JSON.stringify(value)} ${why}. Send the project folder's absolute path percent-encoded, as encodeURIComponent does ` +
+      `(/Users/José/Game as %2FUsers%2FJos%C3%A9%2FGame); \`tether setup <client> --http --project <folder>\` writes it so.`,
+  });
+  if (!/^[\t\x20-\x7e]*$/.test(value)) return refuse('holds characters other than printable ASCII: a non-ASCII path must be percent-encoded');
+  if (/[/\\]/.test(value)) return { ok: true, project: value };
+  let project: string;
+  try {
+    project = decodeURIComponent(value);
+  } catch {
+    return refuse('is not a percent-encoded path (a malformed % sequence, or bytes that are not UTF-8)');
+  }
+  return project.includes('\0') ? refuse('decodes to a path with a NUL character') : { ok: true, project };
+}
+
 export const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
 /** What a 2025-era client sends within a session. */
 export const SESSION_METHODS = new Set(['POST', 'GET', 'DELETE']);

@@ -39,6 +39,14 @@ export function serveUrl(env: NodeJS.ProcessEnv = process.env): string {
   return DEFAULT_SERVE_URL;
 }
 
+/**
+ * The project goes in the X-Tether-Project header as it is when it is printable ASCII (a
+ * configuration a person can read, as before), else percent-encoded (encodeURIComponent): a
+ * header value is bytes, which a non-ASCII path (a Windows user name, a macOS name in NFD)
+ * does not survive as. `tether serve` takes a value with a slash as it is, and decodes any
+ * other (http/mcp-requests.ts): an encoded path has no slash left.
+ */
 export function httpSpec(project: string, url: string): ServerSpec {
-  return { transport: 'http', url, headers: { 'X-Tether-Project': project } };
+  const header = /^[\x20-\x7e]*$/.test(project) ? project : encodeURIComponent(project);
+  return { transport: 'http', url, headers: { 'X-Tether-Project': header } };
 }

@@ -7,11 +7,10 @@ import { join, resolve } from 'node:path';
 import { tetherHome } from '../../discovery/tether-home.js';
 import { serveStatePath, tokenPath } from '../../http/serve-state.js';
 import { TetherError } from '../../protocol/index.js';
-import { connectLines } from '../clients/connect-lines.js';
+import { connectLines, terminalLines } from '../clients/connect-lines.js';
 import { requestLoginLink } from '../status/dashboard-link.js';
 import { run as runSandbox } from './sandbox.js';
 import { packageRoot } from '../package-root.js';
-import { shellWord } from '../shell-word.js';
 import { mayReadTerminal } from '../terminal-foreground.js';
 import { run as runServe } from './serve.js';
 
@@ -47,8 +46,7 @@ export async function run(options: { project?: string; buildSeconds?: number; po
       '',
       ...connect,
       '',
-      `From a terminal${process.env.TETHER_HOME ? ` (with TETHER_HOME=${tetherHome()})` : ''}: node ${shellWord(bin)} tools --project ${shellWord(project)}   (the tools and their arguments)`,
-      `                 node ${shellWord(bin)} call get_hierarchy --project ${shellWord(project)}`,
+      ...terminalLines({ bin, project, ...(process.env.TETHER_HOME ? { home: tetherHome() } : {}) }),
       again ? 'Press Enter to show this again, Ctrl+C to stop.' : 'Press Ctrl+C to stop.',
       '',
     ].join('\n');
