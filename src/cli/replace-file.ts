@@ -6,10 +6,13 @@
  *
  * A file system's refusal (EPERM, EACCES, EBUSY: on Windows, what renaming over a file another
  * program has open gives) leaves the file as it was, with neither the temporary file nor the
- * backup beside it, and is an ExitError (exit 1) that says what to do.
+ * backup beside it, and is an ExitError (exit 1) that says what to do. On Windows the rename is
+ * first retried for a second (renameWithRetry): an antivirus scan or the search indexer holds
+ * a file just written only that long, while a client that keeps it open outlasts the retries.
  */
-import { chmodSync, copyFileSync, existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { renameWithRetry } from '../discovery/rename-with-retry.js';
 import { ExitError } from './exit-error.js';
 
 export interface ReplaceOptions {
@@ -31,7 +34,7 @@ export function replaceFile(path: string, text: string, options: ReplaceOptions)
       copyFileSync(path, options.backup);
       chmodSync(options.backup, options.mode); // it may hold other servers' secrets
     }
-    renameSync(temporary, path);
+    renameWithRetry(temporary, path);
   } catch (error) {
     removeQuietly(temporary);
     if (newBackup !== undefined) removeQuietly(newBackup);

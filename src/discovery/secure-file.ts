@@ -7,9 +7,10 @@
  * relies on the ACLs of the user's profile directory, as it always has, and no check applies.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describeForeignFolder, foreignFolderAbove } from './folder-trust.js';
+import { renameWithRetry } from './rename-with-retry.js';
 
 /** Mode bits that let other users change a file: what must stay clear for code and records. */
 export const WRITABLE_BY_OTHERS = 0o022;
@@ -95,14 +96,17 @@ export function ensurePrivateDir(dir: string): void {
   if ((stats.mode & OPEN_TO_OTHERS) !== 0) chmodSync(dir, 0o700);
 }
 
-/** Writes the file so that no reader ever sees it half-written or with wider permissions. */
+/**
+ * Writes the file so that no reader ever sees it half-written or with wider permissions. The
+ * rename over the old file is retried while Windows refuses it a moment (renameWithRetry).
+ */
 export function writePrivateFile(path: string, content: string | Uint8Array): void {
   const dir = dirname(path);
   ensurePrivateDir(dir);
   const temp = join(dir, `.${randomBytes(6).toString('hex')}.tmp`);
   try {
     writeFileSync(temp, content, { mode: 0o600 });
-    renameSync(temp, path);
+    renameWithRetry(temp, path);
   } catch (error) {
     rmSync(temp, { force: true });
     throw error;

@@ -2,8 +2,9 @@
  * The sandbox project on disk, laid out like a Unity project. Every side effect of the
  * sandbox editor lands under it, so tests can count executions by reading files.
  */
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { renameWithRetry } from '../discovery/rename-with-retry.js';
 import { TetherError } from '../protocol/index.js';
 
 export class Project {
@@ -63,11 +64,12 @@ export class Project {
     }
   }
 
+  /** Written beside `path` and renamed over it; a rename Windows refuses a moment is retried. */
   writeJson(path: string, value: unknown): void {
     mkdirSync(dirname(path), { recursive: true });
     const temp = `${path}.tmp`;
     writeFileSync(temp, `${JSON.stringify(value, null, 2)}\n`);
-    renameSync(temp, path);
+    renameWithRetry(temp, path);
   }
 
   appendLine(path: string, value: unknown): void {
