@@ -159,9 +159,15 @@ function isToolResult(value: unknown): value is ToolResult {
   return typeof value === 'object' && value !== null && Array.isArray((value as { content?: unknown }).content);
 }
 
-/** The duplicate policy a tool gets when it does not say: only side-effecting tools are shared. */
+/**
+ * The duplicate policy a tool gets when it does not say (protocol.md §8.10): a long-running
+ * tool with side effects is shared, so that a client re-sending a build it thinks lost joins
+ * the build in flight; any other runs each call. A short tool is long done by the time a
+ * client gives up on it, while an agent that makes identical calls at once (two undos, three
+ * identical enemies) means each of them.
+ */
 export function duplicatePolicyOf(descriptor: ToolDescriptor): DuplicatePolicy {
   if (descriptor.execution.duplicates) return descriptor.execution.duplicates;
   const { readOnlyHint, idempotentHint } = descriptor.annotations;
-  return readOnlyHint || idempotentHint ? 'allow' : 'attach';
+  return !readOnlyHint && !idempotentHint && descriptor.execution.longRunning === true ? 'attach' : 'allow';
 }

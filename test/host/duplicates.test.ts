@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Host } from '../../src/host/index.js';
+import { duplicatePolicyOf } from '../../src/host/tools.js';
 import { connectToHost } from '../../src/link/host-client.js';
-import { METHODS, type CallStartResult, type TetherError } from '../../src/protocol/index.js';
+import { METHODS, type CallStartResult, type TetherError, type ToolDescriptor } from '../../src/protocol/index.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -54,6 +55,43 @@ async function sharedBuild(h: Awaited<ReturnType<typeof gatedHost>>): Promise<{ 
   await expect.poll(async () => (await h.b.request<{ attachedTo?: string }>(METHODS.callStatus, { callId: 'two' })).attachedTo).toBe('one');
   return { first, second };
 }
+
+describe('the duplicate policy a tool gets when it does not say (protocol.md §8.10)', () => {
+  const descriptor = (annotations: ToolDescriptor['annotations'], execution: Partial<ToolDescriptor['execution']>): ToolDescriptor =>
+    ({ name: 't', description: 't', inputSchema: { type: 'object' }, annotations, execution: { longRunning: false, mainThread: true, ...execution } }) as ToolDescriptor;
+
+  // An agent that makes identical calls at once (two undos, three identical enemies) means
+  // each; shared, the second undo never happened and both were told it did.
+  it('is attach for a long-running tool with side effects only, and allow for any other', () => {
+    expect(duplicatePolicyOf(descriptor({}, { longRunning: true }))).toBe('attach');
+    expect(duplicatePolicyOf(descriptor({}, {}))).toBe('allow');
+    expect(duplicatePolicyOf(descriptor({ readOnlyHint: true }, { longRunning: true }))).toBe('allow');
+    expect(duplicatePolicyOf(descriptor({ idempotentHint: true }, { longRunning: true }))).toBe('allow');
+    expect(duplicatePolicyOf(descriptor({}, { duplicates: 'attach' }))).toBe('attach');
+    expect(duplicatePolicyOf(descriptor({}, { longRunning: true, duplicates: 'reject' }))).toBe('reject');
+  });
+
+  it('runs two identical short calls made at once twice', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'tether-dup-'));
+    const host = new Host({ kind: 'test', name: 'T', version: '1', projectPath: home, recordsDir: join(home, 'hosts') });
+    let undone = 0;
+    const gates: Array<() => void> = [];
+    host.tool({ name: 'undo', description: 'Undoes one step', handler: () => new Promise((resolve) => gates.push(() => resolve(`undone ${++undone}`))) });
+    await host.start();
+    cleanups.push(() => host.close());
+    const { rpc } = await connectToHost({ port: host.port!, token: host.token });
+    cleanups.push(() => rpc.close());
+    const both = [rpc.request<CallStartResult>(METHODS.callStart, { callId: 'u1', tool: 'undo' }), rpc.request<CallStartResult>(METHODS.callStart, { callId: 'u2', tool: 'undo' })];
+    await expect.poll(() => gates.length).toBe(1);
+    expect((await rpc.request<{ attachedTo?: string; state: string }>(METHODS.callStatus, { callId: 'u2' })).attachedTo).toBeUndefined();
+    gates.shift()!();
+    await expect.poll(() => gates.length).toBe(1);
+    gates.shift()!();
+    const results = await Promise.all(both);
+    expect(undone).toBe(2);
+    expect(results.map((r) => r.attachedTo)).toEqual([undefined, undefined]);
+  });
+});
 
 describe('identical calls in flight', () => {
   it('attach: a second identical call from another connection shares the one execution', async () => {

@@ -398,6 +398,7 @@ describe('Host', () => {
       h.tool({
         name: 'long',
         description: 'Runs until told to finish, unless cancelled',
+        execution: { longRunning: true },
         handler: async (_args, ctx) => {
           runs.push(ctx.callId);
           running.resolve();

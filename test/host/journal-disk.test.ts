@@ -33,7 +33,13 @@ async function hostOnFaultyDisk() {
   host.tool({ name: 'touch', description: 'writes', input: z.object({ n: z.number() }), handler: (_args, ctx) => run(ctx.callId) });
   host.tool({ name: 'look', description: 'reads', annotations: { readOnlyHint: true }, handler: (_args, ctx) => run(ctx.callId) });
   let release!: () => void;
-  host.tool({ name: 'hold', description: 'writes, when released', handler: (_args, ctx) => new Promise((resolve) => (release = () => resolve(run(ctx.callId)))) });
+  host.tool({
+    name: 'hold',
+    description: 'writes, when released',
+    // Long-running: identical calls share one execution (protocol.md §8.10).
+    execution: { longRunning: true },
+    handler: (_args, ctx) => new Promise((resolve) => (release = () => resolve(run(ctx.callId)))),
+  });
   await host.start();
   cleanups.push(() => host.close());
   const { rpc } = await connectToHost({ port: host.port!, token: host.token });

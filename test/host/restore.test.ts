@@ -48,6 +48,8 @@ function editor() {
       name: 'build',
       description: 'side effects',
       input: z.object({ target: z.string() }),
+      // Long-running, with side effects: identical calls share one execution (protocol.md §8.10).
+      execution: { longRunning: true },
       handler: (_args, ctx) => {
         runs.push(`${label}:${ctx.callId}`);
         seen.push(Object.fromEntries(watch.map((id) => [id, host.calls.status(id).state])));

@@ -33,7 +33,9 @@ namespace Tether.Core.Tools
             MainThread = (bool?)execution["mainThread"] ?? true;
             LongRunning = (bool?)execution["longRunning"] ?? false;
             DeadlineMs = (long?)execution["deadlineMs"];
-            DuplicatePolicy = (string)execution["duplicates"] ?? (ReadOnly || idempotent ? "allow" : "attach");
+            // protocol.md §8.10: only a long-running tool with side effects is shared by default (a
+            // client re-sending a build joins it); identical short calls made at once each run.
+            DuplicatePolicy = (string)execution["duplicates"] ?? (!ReadOnly && !idempotent && LongRunning ? "attach" : "allow");
         }
 
         public string Name { get; }

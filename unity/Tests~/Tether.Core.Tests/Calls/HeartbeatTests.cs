@@ -104,7 +104,7 @@ namespace Tether.Core.Tests.Calls
                 await attached.Task;
                 ctx.Progress(40, 100, "Building Android: 40%");
                 return await finish.Task;
-            });
+            }, execution: new JObject { ["longRunning"] = true }); // long-running: identical calls share it
             _h.Life("A");
             var c1 = _h.Observer("c1");
             var c2 = _h.Observer("c2");

@@ -26,7 +26,7 @@ namespace Tether.Core.Tests.Calls
             _h = new EngineHarness();
             _seen.Clear();
             _watch = new string[0];
-            // Side effects (identical calls share one execution); runs until released.
+            // Long-running, with side effects (identical calls share one execution); runs until released.
             _h.AddGated("build");
             var gated = _h.Tools["build"];
             _h.Tools["build"] = TestTools.Make("build", (args, ctx) =>
@@ -35,7 +35,7 @@ namespace Tether.Core.Tests.Calls
                 var states = _watch.ToDictionary(id => id, id => (string)_h.OnLoop(() => _h.Engine.Status(id))["state"]);
                 if (states.Count > 0) lock (_seen) _seen.Add(states);
                 return gated.Invoke(args, ctx);
-            });
+            }, execution: new JObject { ["longRunning"] = true });
         }
 
         [TearDown]

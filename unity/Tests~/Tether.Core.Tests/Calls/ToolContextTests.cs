@@ -28,7 +28,7 @@ namespace Tether.Core.Tests.Calls
                 ctx.Log("warning", "Texture compression fell back to ETC2", "BuildPipeline");
                 var answer = await ctx.Elicit("Overwrite Assets/Scenes/Main.unity?", new JObject { ["type"] = "object" });
                 return answer;
-            });
+            }, execution: new JObject { ["longRunning"] = true }); // long-running: identical calls share it
         }
 
         [TearDown]

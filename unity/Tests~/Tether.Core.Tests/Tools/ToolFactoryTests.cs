@@ -10,6 +10,7 @@ using Newtonsoft.Json.Linq;
 using NUnit.Framework;
 using Tether.Core.Protocol;
 using Tether.Core.Tools;
+using Tether.Core.Tests.Calls.Support;
 
 namespace Tether.Core.Tests.Tools
 {
@@ -141,6 +142,22 @@ namespace Tether.Core.Tests.Tools
             Assert.That(hierarchy.ReadOnly, Is.True);
             Assert.That(hierarchy.DuplicatePolicy, Is.EqualTo("allow"));
             Assert.That(Tool("ContextOnly").MainThread, Is.False);
+        }
+
+        // protocol.md §8.10: an agent making identical short calls at once (two undos) means each;
+        // only a long-running tool with side effects is shared when it does not say.
+        [TestCase(false, false, false, null, "allow")]
+        [TestCase(true, false, false, null, "attach")]
+        [TestCase(true, true, false, null, "allow")]
+        [TestCase(true, false, true, null, "allow")]
+        [TestCase(false, false, false, "attach", "attach")]
+        [TestCase(true, false, false, "reject", "reject")]
+        public void TheDefaultDuplicatePolicySharesOnlyLongRunningToolsWithSideEffects(bool longRunning, bool readOnly, bool idempotent, string declared, string expected)
+        {
+            var execution = new JObject { ["longRunning"] = longRunning };
+            if (declared != null) execution["duplicates"] = declared;
+            var tool = TestTools.Make("t", (args, ctx) => Task.FromResult<object>("done"), new JObject { ["readOnlyHint"] = readOnly, ["idempotentHint"] = idempotent }, execution);
+            Assert.That(tool.DuplicatePolicy, Is.EqualTo(expected));
         }
 
         [Test]

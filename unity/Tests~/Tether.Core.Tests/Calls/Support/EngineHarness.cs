@@ -143,12 +143,13 @@ namespace Tether.Core.Tests.Calls.Support
         public void WaitForRuns(int count) => Changes.WaitUntil(() => Runs.Count >= count, count + " tool run(s)");
 
         /// <summary>
-        /// A tool that logs its run and then waits to be released. With <paramref name="stopOnCancel"/>
-        /// it stops (failing with the reason) as soon as its call is cancelled.
+        /// A tool that logs its run and then waits to be released: long-running (so, with side
+        /// effects, identical calls share it by default: protocol.md §8.10). With
+        /// <paramref name="stopOnCancel"/> it stops (failing with the reason) as soon as its call is cancelled.
         /// </summary>
         public void AddGated(string name, string duplicates = null, bool stopOnCancel = false, bool mainThread = true, bool readOnly = false, object result = null)
         {
-            var execution = new JObject { ["mainThread"] = mainThread };
+            var execution = new JObject { ["mainThread"] = mainThread, ["longRunning"] = true };
             if (duplicates != null) execution["duplicates"] = duplicates;
             var annotations = readOnly ? new JObject { ["readOnlyHint"] = true } : new JObject();
             Tools[name] = TestTools.Make(name, (args, ctx) =>
