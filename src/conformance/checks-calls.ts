@@ -5,6 +5,26 @@ import type { Check } from './types.js';
 
 export const callChecks: readonly Check[] = [
   {
+    id: 'calls.identical-short-calls',
+    requirement: 'AM-6',
+    title: 'identical calls in flight to a short tool with no duplicate policy each run (the default, allow)',
+    needs: [KIT.block, KIT.count, KIT.read],
+    async run(context) {
+      const session = await context.connect();
+      const key = uniqueId('identical');
+      // Both queued at once behind a block: identical, in flight together.
+      const block = await startBlock(context, session);
+      const first = startCall(context, session, KIT.count, { key });
+      const second = startCall(context, session, KIT.count, { key });
+      await untilState(session, second.callId, 'queued');
+      await session.cancel(block.callId);
+      const a = expectSuccess(await first.outcome, 'the first calls/start');
+      const b = expectSuccess(await second.outcome, 'the second calls/start');
+      assert(a.attachedTo === undefined && b.attachedTo === undefined, `neither may be attached to the other: ${show(a)} ${show(b)}`);
+      assertEqual(await readCounter(session, key), 2, `counter "${key}" after two identical calls`);
+    },
+  },
+  {
     id: 'calls.concurrent-duplicates',
     requirement: 'AM-1',
     title: 'two concurrent calls/start with one callId run the tool once and both get its result',

@@ -28,7 +28,7 @@ export const conformanceKit = [
     description: 'Conformance kit: increments the counter `key` and returns it. Not idempotent.',
     input: z.object({ key: z.string().min(1) }),
     annotations: { readOnlyHint: false, idempotentHint: false },
-    execution: { duplicates: 'allow' },
+    // No duplicate policy: the default (allow, for a short tool) is what the kit checks.
     run: ({ key }, context) => {
       const all = counters(context);
       all[key] = (all[key] ?? 0) + 1;

@@ -52,7 +52,7 @@ namespace Tether.Core.Kit
                         Description = "Conformance kit: increments the counter `key` and returns it. Not idempotent.",
                         ReadOnly = false,
                         Idempotent = false,
-                        Duplicates = "allow",
+                        // No duplicate policy: the default (allow, for a short tool) is what the kit checks.
                     },
                     (args, context) => new JObject { ["key"] = args.Key, ["count"] = counters.Increment(args.Key) }),
                 ToolFactory.Create<KeyArguments>(
