@@ -69,6 +69,13 @@ export const callErrors = {
 
   cancelledRunning: (callId: string, reason: string): TetherError => new TetherError('CANCELLED', `Call "${callId}" was cancelled while running: ${reason}`, { callId, started: true }),
 
+  unclaimedAfterRestart: (callId: string): TetherError =>
+    new TetherError(
+      'CANCELLED',
+      `Call "${callId}" was cancelled before it started: it was queued when the editor stopped, and no client came back for it once the editor started again, so it did not run. Call it again if it is still wanted.`,
+      { callId, started: false },
+    ),
+
   everyRequesterWithdrew: (callId: string): TetherError => new TetherError('CANCELLED', `Call "${callId}" was cancelled before it started: every requester had cancelled.`, { callId, started: false }),
 
   deadlineExceeded: (callId: string, tool: string, deadlineMs: number): TetherError =>

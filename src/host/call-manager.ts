@@ -37,6 +37,12 @@ export interface CallManagerOptions {
    * was away must still find them queued. 0 runs them at once.
    */
   requeueGraceMs?: number;
+  /**
+   * This is the first life of the editor's process, not one after a domain reload: a call
+   * found queued was left by an editor that stopped (crashed), maybe long ago, and runs only
+   * if one of its requesters comes back for it within the grace (protocol.md §8.5).
+   */
+  afterRestart?: boolean;
 }
 
 export class CallManager {
@@ -85,15 +91,18 @@ export class CallManager {
     }
     const graceMs = this.options.requeueGraceMs ?? 0;
     const wanted = calls.filter((call) => [...call.requesters.values()].some((r) => !r.entry.withdrawn));
+    const afterRestart = this.options.afterRestart === true;
     if (wanted.length > 0 && graceMs > 0) {
       // Their requesters may have cancelled while the host was away: the cancel arrives once
       // they reconnect. Until every one of them is back, or the grace ends, nothing starts.
       this.executor.hold();
-      this.grace.begin(wanted, graceMs, (offThread) => this.endGrace(offThread));
+      this.grace.begin(wanted, graceMs, (offThread, unclaimed) => this.endGrace(offThread, afterRestart ? unclaimed : []));
     }
     for (const call of calls) {
-      if (wanted.includes(call)) this.schedule(call);
-      else this.finish(call, undefined, callErrors.everyRequesterWithdrew(call.entry.callId));
+      if (!wanted.includes(call)) this.finish(call, undefined, callErrors.everyRequesterWithdrew(call.entry.callId));
+      // After a restart with no grace, nobody can come back for it.
+      else if (afterRestart && graceMs <= 0) this.finish(call, undefined, callErrors.unclaimedAfterRestart(call.entry.callId));
+      else this.schedule(call);
     }
   }
 
@@ -203,8 +212,16 @@ export class CallManager {
     this.runner.dispose();
   }
 
-  /** The requeued calls may run: their requesters are back (or had their chance). */
-  private endGrace(offThread: LiveCall[]): void {
+  /**
+   * The requeued calls may run: their requesters are back (or had their chance). After a
+   * restart, those nobody came back for never run.
+   */
+  private endGrace(offThread: LiveCall[], unclaimed: LiveCall[]): void {
+    for (const call of unclaimed) {
+      if (call.entry.state !== 'queued') continue;
+      this.executor.remove(call);
+      this.finish(call, undefined, callErrors.unclaimedAfterRestart(call.entry.callId));
+    }
     this.executor.release();
     for (const call of offThread) if (call.entry.state === 'queued') void this.runner.run(call);
   }

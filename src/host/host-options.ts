@@ -41,6 +41,12 @@ export interface HostOptions {
    * come back (and perhaps cancel them) before they run; 0 runs them at once (default 2 s).
    */
   requeueGraceMs?: number;
+  /**
+   * Set on the first host of an editor's process (not after a domain reload): calls found
+   * queued in the journal were left by an editor that stopped, and run only if one of their
+   * requesters comes back within requeueGraceMs; the others end cancelled, never started.
+   */
+  afterRestart?: boolean;
   limits?: Partial<FrameLimits>;
   /** A connection that has not completed the handshake by then is closed (default 10 s). */
   handshakeTimeoutMs?: number;

@@ -78,6 +78,7 @@ export class Host implements HostCore {
       heartbeatMs: this.options.heartbeatMs,
       defaultDeadlineMs: this.options.defaultDeadlineMs,
       requeueGraceMs: this.options.requeueGraceMs,
+      afterRestart: this.options.afterRestart === true,
     });
   }
 

@@ -10,10 +10,13 @@ export class RequeueGrace<Call> {
   /** Requeued calls that would not have waited for the main thread: started when the grace ends. */
   private offThread: Call[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private onEnd: ((offThread: Call[]) => void) | undefined;
+  private onEnd: ((offThread: Call[], unclaimed: Call[]) => void) | undefined;
 
-  /** Holds `calls` for at most `graceMs`; `onEnd` gets the off-thread calls held meanwhile. */
-  begin(calls: Iterable<Call>, graceMs: number, onEnd: (offThread: Call[]) => void): void {
+  /**
+   * Holds `calls` for at most `graceMs`; `onEnd` gets the off-thread calls held meanwhile, and
+   * the calls none of whose requesters came back.
+   */
+  begin(calls: Iterable<Call>, graceMs: number, onEnd: (offThread: Call[], unclaimed: Call[]) => void): void {
     for (const call of calls) this.awaiting.add(call);
     this.onEnd = onEnd;
     this.timer = setTimeout(() => this.end(), graceMs);
@@ -52,9 +55,10 @@ export class RequeueGrace<Call> {
   /** The requeued calls may run: their requesters are back (or had their chance). */
   private end(): void {
     this.dispose();
+    const unclaimed = [...this.awaiting];
     this.awaiting.clear();
     const offThread = this.offThread;
     this.offThread = [];
-    this.onEnd?.(offThread);
+    this.onEnd?.(offThread, unclaimed);
   }
 }

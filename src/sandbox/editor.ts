@@ -122,6 +122,9 @@ export class SandboxEditor {
       // held the port during a reload is worth nothing afterwards. The instance stays the same.
       instanceId: this.instanceId,
       journalPath: this.project.journalPath,
+      // The first domain of this process: what the journal holds queued was left by an editor
+      // that stopped, and runs only if a client comes back for it (protocol.md §8.5).
+      afterRestart: this.generation === 0,
       ...pick(this.options, ['heartbeatMs', 'retentionMs', 'maxConnections', 'pingIntervalMs', 'recordsDir']),
       ...(this.options.frameTimeoutMs ? { limits: { frameTimeoutMs: this.options.frameTimeoutMs } } : {}),
     });

@@ -32,7 +32,7 @@ function editor() {
   const gates: Array<() => void> = [];
   const release = () => gates.splice(0).forEach((open) => open());
   // Calls queued before a reload start at once in the next life unless a grace is given (its own tests below).
-  const life = async (label: string, watch: string[] = [], requeueGraceMs = 0) => {
+  const life = async (label: string, watch: string[] = [], requeueGraceMs = 0, afterRestart = false) => {
     const host: Host = new Host({
       kind: 'test',
       name: 'T',
@@ -42,6 +42,7 @@ function editor() {
       advertise: false,
       journalPath: join(home, 'journal.jsonl'),
       requeueGraceMs,
+      afterRestart,
     });
     const seen: Array<Record<string, CallState>> = [];
     host.tool({
@@ -210,5 +211,29 @@ describe('closing for good', () => {
     expect(b.host.calls.status('T')).toMatchObject({ state: 'cancelled', error: { code: 'CANCELLED', data: { started: false } } });
     e.release();
     expect(e.runs).toEqual(['A:blocker']);
+  });
+});
+
+describe('restoring the journal after a restart (the editor stopped, not a reload)', () => {
+  // A call left queued by an editor that crashed ran once the editor started again, maybe a
+  // day later, for no one: its client had long been told the outcome was unknown.
+  it('runs a queued call only if a requester comes back for it within the grace; the others end cancelled, never started', async () => {
+    const e = editor();
+    const a = await e.life('A');
+    void a.build('blocker', 'one');
+    void a.build('claimed', 'android');
+    void a.build('left', 'ios', 'c2');
+    await a.host.close({ reason: 'reload' }); // as a crash leaves the journal: neither was cancelled
+
+    const b = await e.life('B', [], 300, true);
+    const claimed = b.build('claimed', 'android'); // its client is back
+    await expect.poll(() => b.host.calls.status('left').state, { timeout: 3_000 }).toBe('cancelled');
+    expect(b.host.calls.status('left')).toMatchObject({ error: { code: 'CANCELLED', data: { started: false } } });
+    await expect.poll(() => e.runs).toEqual(['A:blocker', 'B:claimed']);
+    e.release();
+    expect(await claimed).toBe('completed');
+    // A client coming back later hears that it never ran.
+    expect(await b.build('left', 'ios', 'c2')).toBe('CANCELLED');
+    expect(e.runs).toEqual(['A:blocker', 'B:claimed']);
   });
 });

@@ -50,6 +50,8 @@ namespace Tether.Unity
             var log = new UnityHostLog();
             var session = new UnitySessionStore();
             var books = new ReloadBookkeeping(session, null);
+            // Read before the instanceId is made, which makes it false.
+            var afterRestart = books.FirstDomain;
             var projectRoot = Directory.GetParent(Application.dataPath).FullName;
 
             var services = new EditorServices
@@ -83,6 +85,7 @@ namespace Tether.Unity
                     Version = Application.unityVersion,
                     ProjectPath = projectRoot,
                     InstanceId = books.InstanceId,
+                    AfterRestart = afterRestart,
                     JournalPath = Path.Combine(projectRoot, "Library", "Tether", "journal.jsonl"),
                     Port = books.PreviousPort,
                     MainThread = services.MainThread,

@@ -78,12 +78,14 @@ namespace Tether.Core.Calls
                 // Their requesters may have cancelled while the host was away: the cancel arrives once
                 // they reconnect. Until every one of them is back, or the grace ends, nothing starts.
                 _runner.Hold();
-                _grace.Begin(wanted, _options.RequeueGraceMs, EndGrace);
+                _grace.Begin(wanted, _options.RequeueGraceMs, unclaimed => EndGrace(_options.AfterRestart ? unclaimed : new List<LiveCall>()));
             }
             foreach (var call in calls)
             {
-                if (wanted.Contains(call)) Schedule(call);
-                else Finish(call, null, CallErrors.EveryRequesterWithdrew(call.Entry.CallId));
+                if (!wanted.Contains(call)) Finish(call, null, CallErrors.EveryRequesterWithdrew(call.Entry.CallId));
+                // After a restart with no grace, nobody can come back for it.
+                else if (_options.AfterRestart && _options.RequeueGraceMs <= 0) Finish(call, null, CallErrors.UnclaimedAfterRestart(call.Entry.CallId));
+                else Schedule(call);
             }
         }
 
@@ -252,9 +254,18 @@ namespace Tether.Core.Calls
 
         private LiveCall LiveOf(string callId) => callId != null && _live.TryGetValue(callId, out var call) ? call : null;
 
-        /// <summary>The requeued calls may run: their requesters are back (or had their chance).</summary>
-        private void EndGrace()
+        /// <summary>
+        /// The requeued calls may run: their requesters are back (or had their chance). After a
+        /// restart, those nobody came back for never run.
+        /// </summary>
+        private void EndGrace(List<LiveCall> unclaimed)
         {
+            foreach (var call in unclaimed.Where(c => c.Entry.State == CallStates.Queued))
+            {
+                _runner.Remove(call);
+                _heldOffThread.Remove(call);
+                Finish(call, null, CallErrors.UnclaimedAfterRestart(call.Entry.CallId));
+            }
             if (!_stopped)
             {
                 var offThread = _heldOffThread;

@@ -34,6 +34,13 @@ namespace Tether.Core.Calls
         /// </summary>
         public int RequeueGraceMs = 2000;
 
+        /// <summary>
+        /// The first life of the editor's process, not one after a domain reload: a call found
+        /// queued was left by an editor that stopped (crashed), maybe long ago, and runs only if
+        /// one of its requesters comes back for it within the grace (protocol.md §8.5).
+        /// </summary>
+        public bool AfterRestart;
+
         /// <summary>Where the engine tells a person what went wrong with its journal. Optional.</summary>
         public IHostLog Log;
     }

@@ -61,6 +61,11 @@ namespace Tether.Core.Calls
             "Call \"" + callId + "\" was cancelled for this requester: " + reason + " The shared execution continues for " + others + " other requester(s).",
             new JObject { ["callId"] = callId, ["started"] = started, ["shared"] = true });
 
+        public static TetherException UnclaimedAfterRestart(string callId) => new TetherException(
+            ErrorCodes.Cancelled,
+            "Call \"" + callId + "\" was cancelled before it started: it was queued when the editor stopped, and no client came back for it once the editor started again, so it did not run. Call it again if it is still wanted.",
+            new JObject { ["callId"] = callId, ["started"] = false });
+
         public static TetherException CancelledQueued(string callId, string reason) => new TetherException(
             ErrorCodes.Cancelled,
             "Call \"" + callId + "\" was cancelled before it started: " + reason,

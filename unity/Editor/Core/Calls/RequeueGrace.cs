@@ -15,7 +15,7 @@ namespace Tether.Core.Calls
         private readonly HostLoop _loop;
         private readonly HashSet<LiveCall> _awaiting = new HashSet<LiveCall>();
         private IDisposable _timer;
-        private Action _onEnd;
+        private Action<List<LiveCall>> _onEnd;
 
         public RequeueGrace(HostLoop loop)
         {
@@ -27,7 +27,8 @@ namespace Tether.Core.Calls
         /// <summary>True while this requeued call still waits for its requesters.</summary>
         public bool IsHolding(LiveCall call) => _awaiting.Contains(call);
 
-        public void Begin(IEnumerable<LiveCall> calls, int graceMs, Action onEnd)
+        /// <summary>Holds the calls for at most graceMs; onEnd gets those none of whose requesters came back.</summary>
+        public void Begin(IEnumerable<LiveCall> calls, int graceMs, Action<List<LiveCall>> onEnd)
         {
             foreach (var call in calls) _awaiting.Add(call);
             _onEnd = onEnd;
@@ -46,10 +47,11 @@ namespace Tether.Core.Calls
         {
             _timer?.Dispose();
             _timer = null;
+            var unclaimed = new List<LiveCall>(_awaiting);
             _awaiting.Clear();
             var onEnd = _onEnd;
             _onEnd = null;
-            onEnd?.Invoke();
+            onEnd?.Invoke(unclaimed);
         }
 
         public void Dispose()

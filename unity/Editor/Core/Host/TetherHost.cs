@@ -271,6 +271,7 @@ namespace Tether.Core.Host
                     HeartbeatMs = _options.HeartbeatMs,
                     DefaultDeadlineMs = _options.DefaultDeadlineMs,
                     RequeueGraceMs = _options.RequeueGraceMs,
+                    AfterRestart = _options.AfterRestart,
                     Log = _log,
                 });
                 engine.Restore();

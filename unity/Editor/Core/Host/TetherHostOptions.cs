@@ -49,6 +49,13 @@ namespace Tether.Core.Host
         /// <summary>After a reload, how long calls queued before it wait for their requesters to come back; 0 runs them at once.</summary>
         public int RequeueGraceMs = 2000;
 
+        /// <summary>
+        /// Set on the first host of an editor's process (not after a domain reload): calls found
+        /// queued in the journal were left by an editor that stopped, and run only if one of their
+        /// requesters comes back within RequeueGraceMs; the others end cancelled, never started.
+        /// </summary>
+        public bool AfterRestart;
+
         public long MaxFrameBytes = FrameLimits.DefaultMaxFrameBytes;
         public int MaxHeaderBytes = FrameLimits.DefaultMaxHeaderBytes;
         public int FrameTimeoutMs = FrameLimits.DefaultFrameTimeoutMs;

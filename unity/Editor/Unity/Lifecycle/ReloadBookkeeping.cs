@@ -47,6 +47,13 @@ namespace Tether.Unity.Lifecycle
             }
         }
 
+        /// <summary>
+        /// True in the first domain of the editor's process, before the instanceId is made (the
+        /// session store outlives domain reloads, not the process): the journal's queued calls
+        /// were left by an editor that stopped, not by a reload.
+        /// </summary>
+        public bool FirstDomain => string.IsNullOrEmpty(_store.GetString(InstanceIdKey, ""));
+
         /// <summary>The port the previous domain listened on, or 0 (any free port).</summary>
         public int PreviousPort => (int)Math.Max(0, Math.Min(65535, Read(PortKey) ?? 0));
 

@@ -104,6 +104,31 @@ namespace Tether.Core.Tests.Calls
         }
 
         [Test]
+        public void AfterARestartRunsAQueuedCallOnlyIfARequesterComesBackWithinTheGrace()
+        {
+            // A call left queued by an editor that crashed ran once it started again, maybe a day
+            // later, for no one.
+            Life("A");
+            Build("blocker", "one");
+            Build("claimed", "android");
+            Build("left", "ios", "c2");
+            _h.WaitForRuns(1);
+
+            _h.AfterRestart = true;
+            Life("B", 300);
+            var claimed = Build("claimed", "android"); // its client is back
+            _h.Changes.WaitUntil(() => (string)_h.Status("left")["state"] == "cancelled", "the unclaimed call cancelled");
+            var left = _h.Status("left");
+            Assert.That((string)left["error"]["code"], Is.EqualTo("CANCELLED"));
+            Assert.That((bool)left["error"]["data"]["started"], Is.False);
+            _h.WaitForRuns(2);
+            _h.Release("claimed");
+            Assert.That(OutcomeOf(claimed), Is.EqualTo("completed"));
+            Assert.That(OutcomeOf(Build("left", "ios", "c2")), Is.EqualTo("CANCELLED"), "a client coming back later hears it never ran");
+            Assert.That(_h.Runs, Is.EqualTo(new[] { "A:blocker", "B:claimed" }));
+        }
+
+        [Test]
         public void ClosingForGoodEndsEveryQueuedCallCancelledNeverStartedAndTellsItsRequester()
         {
             // A call still queued when the editor quit ran whenever the editor next started, for no one.

@@ -31,6 +31,17 @@ namespace Tether.Unity.Tests.Lifecycle
         }
 
         [Test]
+        public void OnlyTheFirstDomainOfAnEditorProcessIsOneAfterARestart()
+        {
+            var first = NewDomain(new UnitySessionStore());
+            Assert.That(first.FirstDomain, Is.True, "a fresh editor");
+            _ = first.InstanceId; // the host is made
+            Assert.That(NewDomain(new UnitySessionStore()).FirstDomain, Is.False, "after a domain reload");
+            SessionState.Reset(); // the editor quit (or crashed) and started again
+            Assert.That(NewDomain(new UnitySessionStore()).FirstDomain, Is.True);
+        }
+
+        [Test]
         public void ThePortIsRememberedForTheNextDomain()
         {
             Assert.That(NewDomain(new UnitySessionStore()).PreviousPort, Is.Zero, "a first start takes any free port");

@@ -43,6 +43,7 @@ namespace Tether.Core.Tests.Calls.Support
         public Func<IJournalStore> Store;
         public int HeartbeatMs = 5000;
         public int RequeueGraceMs;
+        public bool AfterRestart;
         public long DefaultDeadlineMs = 600_000;
         public long RetentionMs = CallJournal.DefaultRetentionMs;
 
@@ -68,6 +69,7 @@ namespace Tether.Core.Tests.Calls.Support
                 HeartbeatMs = HeartbeatMs,
                 DefaultDeadlineMs = DefaultDeadlineMs,
                 RequeueGraceMs = RequeueGraceMs,
+                AfterRestart = AfterRestart,
             });
             OnLoop(() => Engine.Restore());
             return this;
