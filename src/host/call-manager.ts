@@ -54,6 +54,8 @@ export class CallManager {
   private readonly inFlight = new Map<string, LiveCall>();
   private readonly journal: CallJournal;
   private readonly runner: CallRunner;
+  /** Set once the host closes for good (cancelQueued): why nothing more starts. */
+  private closedForGood: string | undefined;
   private readonly executor = new MainThreadExecutor<LiveCall>((call) => this.runner.run(call));
   private readonly heartbeat: HeartbeatTicker<LiveCall>;
   private readonly grace = new RequeueGrace<LiveCall>();
@@ -191,6 +193,10 @@ export class CallManager {
    * the journal, it would run whenever the editor next starts, maybe days later, for no one.
    */
   cancelQueued(reason: string): void {
+    // Nothing starts from now on: not the next queued call (a grace ending as its last call is
+    // cancelled would release the executor), nor one that arrives before the bye.
+    this.closedForGood = reason;
+    this.executor.pause();
     for (const call of [...this.executions]) {
       if (call.entry.state !== 'queued') continue;
       this.executor.remove(call);
@@ -217,6 +223,7 @@ export class CallManager {
    * restart, those nobody came back for never run.
    */
   private endGrace(offThread: LiveCall[], unclaimed: LiveCall[]): void {
+    if (this.closedForGood !== undefined) return;
     for (const call of unclaimed) {
       if (call.entry.state !== 'queued') continue;
       this.executor.remove(call);
@@ -286,6 +293,10 @@ export class CallManager {
   }
 
   private schedule(call: LiveCall): void {
+    if (this.closedForGood !== undefined) {
+      this.finish(call, undefined, callErrors.cancelledQueued(call.entry.callId, this.closedForGood));
+      return;
+    }
     call.waited = this.executor.busy || this.executor.queued > 0;
     // A tool that says it does not need the main thread does not wait for it (unless held for its requesters).
     if (this.options.tools().get(call.entry.tool)?.descriptor.execution.mainThread !== false) this.executor.enqueue(call.entry.lane, call);

@@ -214,6 +214,25 @@ describe('closing for good', () => {
   });
 });
 
+describe('closing for good during a requeue grace', () => {
+  // Cancelling the last call the grace waited for ended the grace, which released the executor:
+  // the next queued call started as the host was closing.
+  it('starts nothing: the requeued call and one that came meanwhile both end cancelled', async () => {
+    const e = editor();
+    const a = await e.life('A');
+    void a.build('blocker', 'one');
+    void a.build('X', 'android');
+    await a.host.close({ reason: 'reload' });
+    const b = await e.life('B', [], 60_000);
+    const meanwhile = b.build('N', 'ios', 'c2');
+    await expect.poll(() => b.host.calls.status('N').state).toBe('queued');
+    await b.host.close({ reason: 'shutdown' });
+    expect(await meanwhile).toBe('CANCELLED');
+    expect(b.host.calls.status('X').state).toBe('cancelled');
+    expect(e.runs).toEqual(['A:blocker']);
+  });
+});
+
 describe('restoring the journal after a restart (the editor stopped, not a reload)', () => {
   // A call left queued by an editor that crashed ran once the editor started again, maybe a
   // day later, for no one: its client had long been told the outcome was unknown.
