@@ -61,7 +61,13 @@ export class SessionEventStore implements EventStore {
     if (this.muted) return id;
     this.events.push({ id, streamId, message, storedAt: this.now() });
     if (isResponse(message)) this.newestUnanswered.delete(streamId);
-    else this.newestUnanswered.set(streamId, id);
+    else {
+      // Newest last: a stream that is never answered (its request cancelled: the SDK then sends
+      // no answer) goes as the others come, so that neither map outgrows the capacity.
+      this.newestUnanswered.delete(streamId);
+      this.newestUnanswered.set(streamId, id);
+      if (this.newestUnanswered.size > this.capacity) this.forgetStream(this.newestUnanswered.keys().next().value as string);
+    }
     this.evict(this.events.length - this.capacity);
     this.prune();
     return id;
@@ -87,6 +93,12 @@ export class SessionEventStore implements EventStore {
     const { streamId } = found.event;
     for (const event of this.events.slice(found.index + 1)) if (event.streamId === streamId) await send(event.id, event.message);
     return streamId;
+  }
+
+  /** Holds nothing more for a stream, and waits for no answer on it. */
+  private forgetStream(streamId: string): void {
+    this.newestUnanswered.delete(streamId);
+    this.held.delete(streamId);
   }
 
   /** Takes the oldest `count` events out, holding on to those a stream still waiting for its answer resumes from. */

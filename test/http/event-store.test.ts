@@ -89,6 +89,19 @@ describe('SessionEventStore', () => {
     expect(store.size).toBe(1);
   });
 
+  // The SDK sends no answer for a request its client cancelled: such a stream waits for ever,
+  // and a store holding one event for each would grow without bound.
+  it('holds for no more streams than its capacity, the newest', async () => {
+    const { clock, store } = storeOnClock(3, 1_000);
+    const primings: string[] = [];
+    for (let i = 0; i < 50; i++) primings.push(await store.storeEvent(`cancelled-${i}`, {} as never));
+    clock.now = 10_000;
+    store.prune();
+    expect(store.size).toBe(3);
+    expect(await store.getStreamIdForEventId(primings[49]!)).toBe('cancelled-49');
+    expect(await store.getStreamIdForEventId(primings[0]!)).toBeUndefined();
+  });
+
   it('keeps nothing while muted, and numbers on', async () => {
     const { store } = storeOnClock();
     store.muted = true;
