@@ -67,13 +67,18 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
   const unlisten = options.listener ? link.listen(callId, options.listener) : () => undefined;
   /** Once true, the host may have the call: never start it afresh unless it may rerun. */
   let maybeSent = false;
+  /** Ends the loop's wait for the link, while it waits. */
+  let stopWaiting: AbortController | undefined;
   const giveUp = (reason: unknown, byClose = false): void => {
     if (attempt.abandoned) return;
     attempt.abandoned = true;
     attempt.reason = reason;
     attempt.byClose = byClose;
-    // Never sent, nothing to cancel: the loop below ends the call before it would be.
-    if (!maybeSent) return;
+    // Never sent, nothing to cancel: the call ends now, its wait for the link with it.
+    if (!maybeSent) {
+      stopWaiting?.abort(reason);
+      return;
+    }
     const sending = cancelAtHost(link, callId, reason, options.waitMs);
     const { cancels } = options;
     if (!cancels) return;
@@ -89,10 +94,22 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
     for (;;) {
       // Connected already, as for almost every call: no wait, and no promise to wait on.
       let rpc = link.openConnection();
-      try {
-        rpc ??= await link.connection(options.waitMs, patience.signal);
-      } catch (error) {
-        throw unreachable(params, options, attempt, maybeSent, error);
+      if (!rpc) {
+        stopWaiting = new AbortController();
+        const waiting = stopWaiting;
+        const stop = (): void => waiting.abort(patience.signal?.reason);
+        patience.signal?.addEventListener('abort', stop, { once: true });
+        if (patience.signal?.aborted) stop();
+        // Given up on before it ever waited (a front closing as the call came): no wait at all.
+        if (attempt.abandoned && !maybeSent) waiting.abort(attempt.reason);
+        try {
+          rpc = await link.connection(options.waitMs, waiting.signal);
+        } catch (error) {
+          throw unreachable(params, options, attempt, maybeSent, error);
+        } finally {
+          patience.signal?.removeEventListener('abort', stop);
+          stopWaiting = undefined;
+        }
       }
       // Cancelled before it was ever sent (while waiting for the link): it must never start.
       if (attempt.abandoned && !maybeSent) throw gaveUp(params, options, attempt, false);

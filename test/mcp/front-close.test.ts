@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Host } from '../../src/host/index.js';
 import { Front } from '../../src/mcp/front.js';
-import type { CallProgress } from '../../src/protocol/index.js';
+import type { CallProgress, ToolDescriptor } from '../../src/protocol/index.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -56,6 +56,21 @@ function editorLife(dir: string, identity: { instanceId: string; token: string }
   return { host, runs, release };
 }
 
+/** An editor's first life, started, and a front on it that waits `waitMs` for the editor. */
+async function editorAndFront(waitMs = 10_000): Promise<{ dir: string; identity: { instanceId: string; token: string }; before: ReturnType<typeof editorLife>; front: Front; slow: ToolDescriptor }> {
+  const dir = mkdtempSync(join(tmpdir(), 'tether-front-close-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(join(dir, 'project'));
+  const identity = { instanceId: randomUUID(), token: `tok-${randomUUID()}` };
+  const before = editorLife(dir, identity);
+  await before.host.start();
+  const front = new Front({ project: join(dir, 'project'), home: dir, waitMs }).start();
+  cleanups.push(() => front.close());
+  const slow = await front.lookUpTool('slow');
+  expect(slow).toBeDefined();
+  return { dir, identity, before, front, slow: slow! };
+}
+
 /**
  * An editor's first life and a front on it with two calls of `slow`: one holding the main
  * thread, the next queued behind it (made with `signal`, if given).
@@ -69,21 +84,12 @@ async function twoCallsInFlight(signal?: AbortSignal): Promise<{
   queuedCall: Promise<unknown>;
   queuedCallId: string;
 }> {
-  const dir = mkdtempSync(join(tmpdir(), 'tether-front-close-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  mkdirSync(join(dir, 'project'));
-  const identity = { instanceId: randomUUID(), token: `tok-${randomUUID()}` };
-  const before = editorLife(dir, identity);
-  await before.host.start();
-  const front = new Front({ project: join(dir, 'project'), home: dir, waitMs: 10_000 }).start();
-  cleanups.push(() => front.close());
-  const slow = await front.lookUpTool('slow');
-  expect(slow).toBeDefined();
-  const running = front.call(slow!, { tag: 'running' }, {}).catch(() => undefined);
+  const { dir, identity, before, front, slow } = await editorAndFront();
+  const running = front.call(slow, { tag: 'running' }, {}).catch(() => undefined);
   let queued!: () => void;
   const isQueued = new Promise<void>((resolve) => (queued = resolve));
   const listener = { progress: (update: CallProgress) => update.state === 'queued' && queued() };
-  const queuedCall = front.call(slow!, { tag: 'queued' }, { ...(signal ? { signal } : {}), listener }).catch((error: unknown) => error);
+  const queuedCall = front.call(slow, { tag: 'queued' }, { ...(signal ? { signal } : {}), listener }).catch((error: unknown) => error);
   await isQueued;
   const queuedCallId = [...front.pending.values()].find((call) => call.state === 'queued')!.callId;
   return { dir, identity, before, front, running, queuedCall, queuedCallId };
@@ -140,5 +146,22 @@ describe('a front closing while its editor reloads', () => {
     expect(after.host.calls.status(queuedCallId).state).toBe('cancelled');
     after.release();
     expect(after.runs).toEqual([]);
+  });
+
+  // A call still waiting for the editor was counted among those given time to settle: a
+  // closing serve spent its settle time (1.5 s of its 3 s) on a call that could only end one way.
+  it('ends a call never sent at once, cancelled and never started, without waiting out the settle time', async () => {
+    const { before, front, slow } = await editorAndFront(30_000);
+    const away = new Promise((resolve) => front.link.once('state', resolve));
+    await before.host.close({ reason: 'reload', expectedBackMs: 60_000 });
+    expect(await away).toBe('reloading');
+    const waiting = front.call(slow, { tag: 'unsent' }, {}).catch((error: unknown) => error);
+    await expect.poll(() => front.callsInFlight).toBe(1);
+
+    const closing = performance.now();
+    await front.close({ reason: 'shutting down', settleMs: 10_000 });
+    expect(performance.now() - closing).toBeLessThan(3_000);
+    expect(await waiting).toMatchObject({ code: 'CANCELLED', data: { started: false } });
+    expect(before.runs).toEqual([]);
   });
 });
