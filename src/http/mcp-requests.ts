@@ -17,9 +17,9 @@ export const PROJECT_HEADER = 'x-tether-project';
  * The project an X-Tether-Project header names (undefined without one: the server's default),
  * or why it names none. An HTTP header value is bytes, and a non-ASCII path does not survive as
  * such (Node's fetch refuses characters above U+00FF; other clients send UTF-8, which arrives
- * read as Latin-1): so the path is percent-encoded, as encodeURIComponent does, and Tether
- * writes it so. Configurations written before that hold the raw path, and a raw ASCII one is
- * still taken as it is. The two cannot be confused: encodeURIComponent leaves no `/` or `\`,
+ * read as Latin-1): so such a path is percent-encoded, as encodeURIComponent does, and Tether
+ * writes it so (cli/clients/server-spec.ts), while a printable ASCII path is written, and taken,
+ * as it is, as configurations written before hold it. The two cannot be confused: encodeURIComponent leaves no `/` or `\`,
  * and every absolute path holds one. So a value that holds one is a raw path, `%` and all;
  * any other is decoded. Refused: a value with other than printable ASCII (raw bytes of a
  * non-ASCII path, in whatever encoding), or one that does not decode (a malformed `%`
