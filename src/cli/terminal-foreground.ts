@@ -6,7 +6,7 @@
  * a loop that never returns to JavaScript. So the terminal is read only when this says so.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readStatFields, statFields } from '../discovery/proc-stat.js';
 
 export function mayReadTerminal(): boolean {
   if (process.stdin.isTTY !== true) return false;
@@ -20,7 +20,10 @@ export function mayReadTerminal(): boolean {
 /** This process's group and its terminal's foreground group. */
 function processGroups(): { own: number; terminal: number } | undefined {
   try {
-    if (process.platform === 'linux') return groupsFromProcStat(readFileSync('/proc/self/stat', 'utf8'));
+    if (process.platform === 'linux') {
+      const fields = readStatFields('self');
+      return fields && groupsOf(fields);
+    }
     // macOS and the BSDs: ps names both (pgid, tpgid), and takes a few milliseconds once, at start.
     const [own, terminal] = execFileSync('ps', ['-o', 'pgid=,tpgid=', '-p', String(process.pid)], { encoding: 'utf8', timeout: 2_000 })
       .trim()
@@ -32,12 +35,12 @@ function processGroups(): { own: number; terminal: number } | undefined {
   }
 }
 
-/**
- * The groups in a /proc/PID/stat line: `pid (comm) state ppid pgrp session tty_nr tpgid …`.
- * The command name may hold spaces and parentheses, so the fields are counted from its last ')'.
- */
+/** The groups in a /proc/PID/stat line: pgrp (field 5) and tpgid (field 8). */
 export function groupsFromProcStat(stat: string): { own: number; terminal: number } | undefined {
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return groupsOf(statFields(stat));
+}
+
+function groupsOf(fields: string[]): { own: number; terminal: number } | undefined {
   const own = Number(fields[2]);
   const terminal = Number(fields[5]);
   return Number.isInteger(own) && Number.isInteger(terminal) && fields.length > 5 ? { own, terminal } : undefined;

@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isProcessAlive } from '../discovery/host-record.js';
+import { readStatFields } from '../discovery/proc-stat.js';
 import type { Project } from './project.js';
 
 export class ProjectInUseError extends Error {
@@ -130,15 +131,10 @@ function startTimeOf(pid: number): string | undefined {
   return procStat(pid)?.since;
 }
 
-/** State and start time from /proc/<pid>/stat (fields 3 and 22; the name in field 2 may hold spaces). */
+/** State and start time from /proc/<pid>/stat (fields 3 and 22). */
 function procStat(pid: number): { state: string; since: string } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0] ?? '', since: fields[19] ?? '' };
-  } catch {
-    return undefined;
-  }
+  const fields = readStatFields(pid);
+  return fields && { state: fields[0] ?? '', since: fields[19] ?? '' };
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
