@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Host } from '../../src/host/index.js';
+import type { Host } from '../../src/host/index.js';
+import { hostIn } from '../helpers/editor-host.js';
 import { Front } from '../../src/mcp/front.js';
 import type { CallProgress, ToolDescriptor } from '../../src/protocol/index.js';
 
@@ -26,16 +27,7 @@ function editorLife(dir: string, identity: { instanceId: string; token: string }
   const runs: string[] = [];
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  const host = new Host({
-    kind: 'test',
-    name: 'Test',
-    version: '1.0.0',
-    projectPath: join(dir, 'project'),
-    recordsDir: join(dir, 'hosts'),
-    journalPath: join(dir, 'journal', 'calls.jsonl'),
-    heartbeatMs: 100,
-    ...identity,
-  });
+  const host = hostIn(dir, { heartbeatMs: 100, ...identity });
   host.tool({
     name: 'slow',
     description: 'Changes the scene; not safe to repeat',

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Host } from '../../src/host/index.js';
+import { hostIn } from '../helpers/editor-host.js';
 import { Front } from '../../src/mcp/front.js';
 import { METHODS, type CallProgress, type ToolDescriptor } from '../../src/protocol/index.js';
 
@@ -39,16 +39,7 @@ async function build(): Promise<Build> {
   const runs: Build['runs'] = [];
   let report: (message: string) => void = () => undefined;
   let finish: () => void = () => undefined;
-  const host = new Host({
-    kind: 'test',
-    name: 'Test',
-    version: '1.0.0',
-    projectPath: join(dir, 'project'),
-    recordsDir: join(dir, 'hosts'),
-    journalPath: join(dir, 'journal', 'calls.jsonl'),
-    instanceId: randomUUID(),
-    token: `tok-${randomUUID()}`,
-  });
+  const host = hostIn(dir, { instanceId: randomUUID(), token: `tok-${randomUUID()}` });
   host.tool({
     name: 'build',
     description: 'Builds the player; not safe to repeat',
