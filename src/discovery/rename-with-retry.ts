@@ -50,7 +50,7 @@ function sleepSync(ms: number): void {
  * `from` is removed and the last error of the rename is thrown as it came.
  */
 export function renameWithRetry(from: string, to: string, options: RenameRetryOptions = {}): void {
-  const { platform = process.platform, rename = renameSync, remove = removeForce, now = Date.now, sleep = sleepSync, limitMs = RENAME_RETRY_LIMIT_MS } = options;
+  const { platform = process.platform, rename = renameSync, remove = removeForce, now = () => performance.now(), sleep = sleepSync, limitMs = RENAME_RETRY_LIMIT_MS } = options;
   const deadline = now() + limitMs;
   for (let wait = FIRST_WAIT_MS; ; wait = Math.min(wait + FIRST_WAIT_MS, LONGEST_WAIT_MS)) {
     try {
