@@ -179,7 +179,7 @@ export class CallManager {
       for (const notify of requester.onWithdraw) notify(error);
       return this.status(callId);
     }
-    if (call.entry.state === 'queued' && (this.executor.remove(call) || this.grace.releaseOffThread(call))) {
+    if (call.entry.state === 'queued' && this.unqueue(call)) {
       this.finish(call, undefined, callErrors.cancelledQueued(callId, reason));
     } else if (started) {
       call.abort?.abort(callErrors.cancelledRunning(callId, reason));
@@ -199,10 +199,14 @@ export class CallManager {
     this.executor.pause();
     for (const call of [...this.executions]) {
       if (call.entry.state !== 'queued') continue;
-      this.executor.remove(call);
-      this.grace.releaseOffThread(call);
+      this.unqueue(call);
       this.finish(call, undefined, callErrors.cancelledQueued(call.entry.callId, reason));
     }
+  }
+
+  /** Takes a queued call out of where it waits (the executor's queue, or the grace's off-thread hold); false when it waits in neither. */
+  private unqueue(call: LiveCall): boolean {
+    return this.executor.remove(call) || this.grace.releaseOffThread(call);
   }
 
   /** The connection is gone: it stops hearing about calls, which carry on for whoever re-attaches. */
@@ -226,7 +230,7 @@ export class CallManager {
     if (this.closedForGood !== undefined) return;
     for (const call of unclaimed) {
       if (call.entry.state !== 'queued') continue;
-      this.executor.remove(call);
+      this.unqueue(call);
       this.finish(call, undefined, callErrors.unclaimedAfterRestart(call.entry.callId));
     }
     this.executor.release();

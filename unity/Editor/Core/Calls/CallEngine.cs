@@ -200,7 +200,7 @@ namespace Tether.Core.Calls
                 foreach (var notify in requester.OnWithdraw.ToList()) notify(error);
                 return Status(callId);
             }
-            if (call.Entry.State == CallStates.Queued && (_runner.Remove(call) || _heldOffThread.Remove(call)))
+            if (call.Entry.State == CallStates.Queued && Unqueue(call))
             {
                 Finish(call, null, CallErrors.CancelledQueued(callId, reason));
             }
@@ -221,8 +221,7 @@ namespace Tether.Core.Calls
             foreach (var call in _executions.ToList())
             {
                 if (call.Entry.State != CallStates.Queued) continue;
-                _runner.Remove(call);
-                _heldOffThread.Remove(call);
+                Unqueue(call);
                 Finish(call, null, CallErrors.CancelledQueued(call.Entry.CallId, reason));
             }
         }
@@ -252,6 +251,9 @@ namespace Tether.Core.Calls
             _heartbeat.Dispose();
         }
 
+        /// <summary>Takes a queued call out of where it waits (the main-thread queue, or the grace's off-thread hold); false when it waits in neither.</summary>
+        private bool Unqueue(LiveCall call) => _runner.Remove(call) || _heldOffThread.Remove(call);
+
         private LiveCall LiveOf(string callId) => callId != null && _live.TryGetValue(callId, out var call) ? call : null;
 
         /// <summary>
@@ -262,8 +264,7 @@ namespace Tether.Core.Calls
         {
             foreach (var call in unclaimed.Where(c => c.Entry.State == CallStates.Queued))
             {
-                _runner.Remove(call);
-                _heldOffThread.Remove(call);
+                Unqueue(call);
                 Finish(call, null, CallErrors.UnclaimedAfterRestart(call.Entry.CallId));
             }
             if (!_stopped)
