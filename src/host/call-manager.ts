@@ -40,7 +40,8 @@ export interface CallManagerOptions {
   /**
    * This is the first life of the editor's process, not one after a domain reload: a call
    * found queued was left by an editor that stopped (crashed), maybe long ago, and runs only
-   * if one of its requesters comes back for it within the grace (protocol.md §8.5).
+   * if one of its requesters comes back for it within the grace (protocol.md §8.5). The mark
+   * is journaled with the call (leftByRestart), so it outlives a domain reload within the grace.
    */
   afterRestart?: boolean;
 }
@@ -93,18 +94,43 @@ export class CallManager {
     }
     const graceMs = this.options.requeueGraceMs ?? 0;
     const wanted = calls.filter((call) => [...call.requesters.values()].some((r) => !r.entry.withdrawn));
-    const afterRestart = this.options.afterRestart === true;
+    if (this.options.afterRestart === true) for (const call of wanted) this.markLeftByRestart(call);
     if (wanted.length > 0 && graceMs > 0) {
       // Their requesters may have cancelled while the host was away: the cancel arrives once
       // they reconnect. Until every one of them is back, or the grace ends, nothing starts.
       this.executor.hold();
-      this.grace.begin(wanted, graceMs, (offThread, unclaimed) => this.endGrace(offThread, afterRestart ? unclaimed : []));
+      this.grace.begin(wanted, graceMs, (offThread, unclaimed) => this.endGrace(offThread, unclaimed.filter(leftByRestart)));
     }
     for (const call of calls) {
       if (!wanted.includes(call)) this.finish(call, undefined, callErrors.everyRequesterWithdrew(call.entry.callId));
-      // After a restart with no grace, nobody can come back for it.
-      else if (afterRestart && graceMs <= 0) this.finish(call, undefined, callErrors.unclaimedAfterRestart(call.entry.callId));
+      // Left by a restart, with no grace: nobody can come back for it.
+      else if (leftByRestart(call) && graceMs <= 0) this.finish(call, undefined, callErrors.unclaimedAfterRestart(call.entry.callId));
       else this.schedule(call);
+    }
+  }
+
+  /**
+   * A restart found this call queued: journaled as such, so that a domain reload before a
+   * requester comes back keeps it from running for no one. Should the journal not take the
+   * mark, this life still holds it, and only a reload within the grace would lose it.
+   */
+  private markLeftByRestart(call: LiveCall): void {
+    call.entry.leftByRestart = true;
+    try {
+      this.journal.save(call.entry);
+    } catch {
+      // This life holds the mark, and the grace ends as it would have.
+    }
+  }
+
+  /** A requester came back for a call a restart left: it is wanted again, in this life and the next. */
+  private claim(call: LiveCall | undefined): void {
+    if (!call || !leftByRestart(call)) return;
+    delete call.entry.leftByRestart;
+    try {
+      this.journal.save(call.entry);
+    } catch {
+      // Only a reload within the grace would then cancel it, and its requester, re-attaching, hears that.
     }
   }
 
@@ -118,7 +144,9 @@ export class CallManager {
     if (known) {
       if (known.tool !== params.tool || argsHashOf(known) !== readableArgumentsHash(params.tool, params.arguments ?? {})) throw callErrors.conflict(params.callId, known.tool);
       const waiting = this.await(params.callId, observer, abandoned, params.attachOnly === true);
-      this.grace.requesterBack(this.live.get(params.callId));
+      const call = this.live.get(params.callId);
+      this.claim(call);
+      this.grace.requesterBack(call);
       return waiting;
     }
     if (params.attachOnly) throw callErrors.unknownOnAttach(params.callId);
@@ -331,4 +359,9 @@ export class CallManager {
 /** The answer to a repeat of a callId that has ended: its stored outcome, replayed. */
 async function replay(entry: JournalEntry): Promise<CallStartResult> {
   return outcomeOf(entry, true);
+}
+
+/** Whether a restart left this call queued and no requester has come back for it yet. */
+function leftByRestart(call: LiveCall): boolean {
+  return call.entry.leftByRestart === true;
 }

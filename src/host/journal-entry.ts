@@ -46,6 +46,13 @@ export interface JournalEntry {
    */
   withdrawn?: JournalError;
   /**
+   * Set on a call a restart found queued (protocol.md §8.5): left by an editor that stopped, it
+   * runs only if a requester comes back for it within the grace, and is cleared when one does.
+   * Journaled, so that a domain reload during that grace does not make the next life take it
+   * for a call its requesters are still waiting for.
+   */
+  leftByRestart?: true;
+  /**
    * Kept in memory only. Read-only calls need no durable record: running one again after a
    * restart is harmless, and skipping the disk keeps them fast.
    */

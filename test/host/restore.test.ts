@@ -233,16 +233,22 @@ describe('closing for good during a requeue grace', () => {
   });
 });
 
+/** A life that ends as a crash leaves the journal: "claimed" and "left" (another client's) queued behind "blocker", neither cancelled. */
+async function twoCallsLeftQueuedByACrash(): Promise<ReturnType<typeof editor>> {
+  const e = editor();
+  const a = await e.life('A');
+  void a.build('blocker', 'one');
+  void a.build('claimed', 'android');
+  void a.build('left', 'ios', 'c2');
+  await a.host.close({ reason: 'reload' });
+  return e;
+}
+
 describe('restoring the journal after a restart (the editor stopped, not a reload)', () => {
   // A call left queued by an editor that crashed ran once the editor started again, maybe a
   // day later, for no one: its client had long been told the outcome was unknown.
   it('runs a queued call only if a requester comes back for it within the grace; the others end cancelled, never started', async () => {
-    const e = editor();
-    const a = await e.life('A');
-    void a.build('blocker', 'one');
-    void a.build('claimed', 'android');
-    void a.build('left', 'ios', 'c2');
-    await a.host.close({ reason: 'reload' }); // as a crash leaves the journal: neither was cancelled
+    const e = await twoCallsLeftQueuedByACrash();
 
     const b = await e.life('B', [], 300, true);
     const claimed = b.build('claimed', 'android'); // its client is back
@@ -254,5 +260,24 @@ describe('restoring the journal after a restart (the editor stopped, not a reloa
     // A client coming back later hears that it never ran.
     expect(await b.build('left', 'ios', 'c2')).toBe('CANCELLED');
     expect(e.runs).toEqual(['A:blocker', 'B:claimed']);
+  });
+
+  // A domain reload within the grace made the next life an ordinary one, which ran, once its
+  // own grace was over, the calls nobody had come back for.
+  it('still runs only the claimed calls when a domain reload comes within the grace', async () => {
+    const e = await twoCallsLeftQueuedByACrash();
+
+    const b = await e.life('B', [], 60_000, true);
+    void b.build('claimed', 'android'); // its client is back, then the domain reloads
+    await b.host.close({ reason: 'reload' });
+    expect(e.runs).toEqual(['A:blocker']);
+
+    const c = await e.life('C', [], 300); // not a restart: a reload
+    await expect.poll(() => c.host.calls.status('left').state, { timeout: 3_000 }).toBe('cancelled');
+    expect(c.host.calls.status('left')).toMatchObject({ error: { code: 'CANCELLED', data: { started: false } } });
+    // The claimed one was wanted: it runs once the grace is over, though its client has not re-attached yet.
+    await expect.poll(() => e.runs, { timeout: 3_000 }).toEqual(['A:blocker', 'C:claimed']);
+    e.release();
+    await expect.poll(() => c.host.calls.status('claimed').state).toBe('completed');
   });
 });

@@ -73,20 +73,44 @@ namespace Tether.Core.Calls
                 else CopyOutcome(alias, _journal.Get(alias.AliasOf));
             }
             var wanted = calls.Where(call => call.Requesters.Any(r => r.Entry.Withdrawn == null)).ToList();
+            if (_options.AfterRestart) foreach (var call in wanted) MarkLeftByRestart(call);
             if (wanted.Count > 0 && _options.RequeueGraceMs > 0)
             {
                 // Their requesters may have cancelled while the host was away: the cancel arrives once
                 // they reconnect. Until every one of them is back, or the grace ends, nothing starts.
                 _runner.Hold();
-                _grace.Begin(wanted, _options.RequeueGraceMs, unclaimed => EndGrace(_options.AfterRestart ? unclaimed : new List<LiveCall>()));
+                _grace.Begin(wanted, _options.RequeueGraceMs, unclaimed => EndGrace(unclaimed.Where(c => c.Entry.LeftByRestart).ToList()));
             }
             foreach (var call in calls)
             {
                 if (!wanted.Contains(call)) Finish(call, null, CallErrors.EveryRequesterWithdrew(call.Entry.CallId));
-                // After a restart with no grace, nobody can come back for it.
-                else if (_options.AfterRestart && _options.RequeueGraceMs <= 0) Finish(call, null, CallErrors.UnclaimedAfterRestart(call.Entry.CallId));
+                // Left by a restart, with no grace: nobody can come back for it.
+                else if (call.Entry.LeftByRestart && _options.RequeueGraceMs <= 0) Finish(call, null, CallErrors.UnclaimedAfterRestart(call.Entry.CallId));
                 else Schedule(call);
             }
+        }
+
+        /// <summary>
+        /// A restart found this call queued: journaled as such, so that a domain reload before a
+        /// requester comes back keeps it from running for no one. Should the journal not take the
+        /// mark, this domain still holds it, and the grace ends as it would have.
+        /// </summary>
+        private void MarkLeftByRestart(LiveCall call)
+        {
+            call.Entry.LeftByRestart = true;
+            try { _journal.Save(call.Entry); }
+            catch (Exception failure) { _log.Warning("Tether could not journal that a restart left call \"" + call.Entry.CallId + "\" queued: " + failure.Message); }
+        }
+
+        /// <summary>A requester came back for a call a restart left: it is wanted again, in this domain and the next.</summary>
+        private void Claim(LiveCall call)
+        {
+            if (call == null || !call.Entry.LeftByRestart) return;
+            call.Entry.LeftByRestart = false;
+            // Should the journal not take it, only a reload within the grace would cancel the call,
+            // and its requester, re-attaching, would hear that.
+            try { _journal.Save(call.Entry); }
+            catch (Exception failure) { _log.Warning("Tether could not journal that call \"" + call.Entry.CallId + "\" is wanted again: " + failure.Message); }
         }
 
         /// <summary>
@@ -117,7 +141,9 @@ namespace Tether.Core.Calls
             {
                 if (known.Tool != p.Tool || known.ArgsHash != argsHash) throw CallErrors.Conflict(p.CallId, known.Tool);
                 var waiting = Wait(p.CallId, observer, abandoned, p.AttachOnly);
-                _grace.RequesterBack(LiveOf(p.CallId));
+                var requeued = LiveOf(p.CallId);
+                Claim(requeued);
+                _grace.RequesterBack(requeued);
                 return waiting;
             }
             if (p.AttachOnly) throw CallErrors.UnknownOnAttach(p.CallId);

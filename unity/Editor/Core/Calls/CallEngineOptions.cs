@@ -37,7 +37,8 @@ namespace Tether.Core.Calls
         /// <summary>
         /// The first life of the editor's process, not one after a domain reload: a call found
         /// queued was left by an editor that stopped (crashed), maybe long ago, and runs only if
-        /// one of its requesters comes back for it within the grace (protocol.md §8.5).
+        /// one of its requesters comes back for it within the grace (protocol.md §8.5). The mark
+        /// is journaled with the call (LeftByRestart), so it outlives a domain reload within the grace.
         /// </summary>
         public bool AfterRestart;
 

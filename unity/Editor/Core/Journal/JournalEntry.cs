@@ -34,6 +34,13 @@ namespace Tether.Core.Journal
         /// </summary>
         public JObject Withdrawn;
         /// <summary>
+        /// Set on a call a restart found queued (protocol.md §8.5): left by an editor that stopped,
+        /// it runs only if a requester comes back for it within the grace, and is cleared when one
+        /// does. Journaled, so that a domain reload during that grace does not make the next
+        /// domain take it for a call its requesters are still waiting for.
+        /// </summary>
+        public bool LeftByRestart;
+        /// <summary>
         /// Kept in memory only. Read-only calls need no durable record: running one again after a
         /// restart is harmless, and skipping the disk keeps them fast.
         /// </summary>
@@ -67,6 +74,7 @@ namespace Tether.Core.Journal
             if (AliasOf != null) json["aliasOf"] = AliasOf;
             if (Agent != null) json["agent"] = Agent;
             if (Withdrawn != null) json["withdrawn"] = Withdrawn;
+            if (LeftByRestart) json["leftByRestart"] = true;
             if (Volatile) json["volatile"] = true;
             if (Result != null) json["result"] = Result;
             if (Error != null) json["error"] = Error;
@@ -94,6 +102,7 @@ namespace Tether.Core.Journal
                 AliasOf = json["aliasOf"]?.Type == JTokenType.String ? (string)json["aliasOf"] : null,
                 Agent = json["agent"] is JObject agent && agent["name"]?.Type == JTokenType.String ? agent : null,
                 Withdrawn = json["withdrawn"] as JObject,
+                LeftByRestart = json["leftByRestart"]?.Type == JTokenType.Boolean && (bool)json["leftByRestart"],
                 Volatile = json["volatile"]?.Type == JTokenType.Boolean && (bool)json["volatile"],
                 Result = json["result"] as JObject,
                 Error = json["error"] as JObject,

@@ -108,11 +108,7 @@ namespace Tether.Core.Tests.Calls
         {
             // A call left queued by an editor that crashed ran once it started again, maybe a day
             // later, for no one.
-            Life("A");
-            Build("blocker", "one");
-            Build("claimed", "android");
-            Build("left", "ios", "c2");
-            _h.WaitForRuns(1);
+            LeaveTwoCallsQueuedBehindABlocker();
 
             _h.AfterRestart = true;
             Life("B", 300);
@@ -126,6 +122,37 @@ namespace Tether.Core.Tests.Calls
             Assert.That(OutcomeOf(claimed), Is.EqualTo("completed"));
             Assert.That(OutcomeOf(Build("left", "ios", "c2")), Is.EqualTo("CANCELLED"), "a client coming back later hears it never ran");
             Assert.That(_h.Runs, Is.EqualTo(new[] { "A:blocker", "B:claimed" }));
+        }
+
+        [Test]
+        public void AfterARestartStillRunsOnlyTheClaimedCallsWhenADomainReloadComesWithinTheGrace()
+        {
+            // A domain reload within the grace made the next domain an ordinary one, which ran, once
+            // its own grace was over, the calls nobody had come back for.
+            LeaveTwoCallsQueuedBehindABlocker();
+
+            _h.AfterRestart = true;
+            Life("B", 60_000);
+            Build("claimed", "android"); // its client is back, then the domain reloads
+            _h.AfterRestart = false;
+            Life("C", 300);
+            _h.Changes.WaitUntil(() => (string)_h.Status("left")["state"] == "cancelled", "the unclaimed call cancelled");
+            var left = _h.Status("left");
+            Assert.That((string)left["error"]["code"], Is.EqualTo("CANCELLED"));
+            Assert.That((bool)left["error"]["data"]["started"], Is.False);
+            // The claimed one was wanted: it runs once the grace is over, though its client has not re-attached yet.
+            _h.WaitForRuns(2);
+            Assert.That(_h.Runs, Is.EqualTo(new[] { "A:blocker", "C:claimed" }));
+        }
+
+        /// <summary>A life that leaves "claimed" and "left" (another client's) queued behind a running "blocker".</summary>
+        private void LeaveTwoCallsQueuedBehindABlocker()
+        {
+            Life("A");
+            Build("blocker", "one");
+            Build("claimed", "android");
+            Build("left", "ios", "c2");
+            _h.WaitForRuns(1);
         }
 
         [Test]
