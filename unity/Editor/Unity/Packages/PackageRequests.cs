@@ -19,7 +19,7 @@ namespace Tether.Unity.Packages
     internal static class PackageRequests
     {
         /// <param name="changes">Whether the request changes the project (add, remove): then a cancel does not end the wait.</param>
-        public static Task<object> Await<T>(IToolContext context, EditorServices services, string doing, bool changes, Func<T> start, Func<T, object> answer) where T : Request
+        public static Task<object> Await<T>(string tool, IToolContext context, EditorServices services, string doing, bool changes, Func<T> start, Func<T, object> answer) where T : Request
         {
             var wait = new MainThreadWait<object>(context, services.MainThread, null, stoppable: !changes);
             context.Progress(null, null, doing);
@@ -38,8 +38,7 @@ namespace Tether.Unity.Packages
                 if (wait.IsDone || !request.IsCompleted) return;
                 if (request.Status != StatusCode.Success)
                 {
-                    var why = request.Error?.message ?? "no reason given";
-                    wait.Fail(new TetherException(ErrorCodes.ToolFailed, "The Package Manager could not finish (" + doing + "): " + why + ". Unity's console may say more.", new JObject { ["reason"] = why }));
+                    wait.Fail(Failure(tool, doing, request.Error));
                     return;
                 }
                 try
@@ -54,6 +53,19 @@ namespace Tether.Unity.Packages
             Check();
             wait.EveryTick(Check);
             return wait.Task;
+        }
+
+        /// <summary>
+        /// A package or version the registry does not have is NOT_FOUND, as the sandbox says it: the
+        /// agent fixes the name, where any other failure (network, conflict) is the Package Manager's.
+        /// </summary>
+        private static TetherException Failure(string tool, string doing, Error error)
+        {
+            var why = error?.message ?? "no reason given";
+            var data = new JObject { ["tool"] = tool, ["reason"] = why };
+            if (error != null && error.errorCode == ErrorCode.NotFound)
+                return new TetherException(ErrorCodes.NotFound, tool + ": the Package Manager found no such package or version (" + doing + "): " + why + ". Check the name and version; list_packages shows what the project has.", data);
+            return new TetherException(ErrorCodes.ToolFailed, "The Package Manager could not finish (" + doing + "): " + why + ". Unity's console may say more.", data);
         }
     }
 }

@@ -108,7 +108,7 @@ namespace Tether.Unity.Tools
             ReadOnly = true, Idempotent = true, Output = typeof(ListPackagesResult))]
         public static Task<object> ListPackages(ListPackagesArgs args, IToolContext context) =>
             // Offline: what the project has is in the local cache; asking the registry for news would only slow the answer.
-            PackageRequests.Await(context, EditorServices.Require(), "listing packages", changes: false, () => Client.List(true, args.IncludeIndirect), request =>
+            PackageRequests.Await("list_packages", context, EditorServices.Require(), "listing packages", changes: false, () => Client.List(true, args.IncludeIndirect), request =>
             {
                 var packages = request.Result
                     .Select(PackageResult.From)
@@ -123,10 +123,11 @@ namespace Tether.Unity.Tools
             ReadOnly = false, Destructive = false, Idempotent = true, OpenWorld = true, LongRunning = true, Output = typeof(AddPackageResult))]
         public static Task<object> AddPackage(AddPackageArgs args, IToolContext context)
         {
-            var spec = PackageIds.Parse(args.Identifier, "add_package");
+            const string tool = "add_package";
+            var spec = PackageIds.Parse(args.Identifier, tool);
             var services = EditorServices.Require();
             var before = ManifestFile.Dependencies(services.ProjectRoot);
-            return PackageRequests.Await(context, services, "adding " + spec.Text, changes: true, () => Client.Add(spec.Text), request =>
+            return PackageRequests.Await(tool, context, services, "adding " + spec.Text, changes: true, () => Client.Add(spec.Text), request =>
             {
                 var added = request.Result;
                 before.TryGetValue(added.name, out var previous);
@@ -154,7 +155,7 @@ namespace Tether.Unity.Tools
                     tool + ": the project does not list \"" + args.Name + "\" in Packages/manifest.json." + hint + " list_packages shows what it has.",
                     new JObject { ["tool"] = tool, ["name"] = args.Name, ["suggestions"] = new JArray(suggestions) });
             }
-            return PackageRequests.Await(context, services, "removing " + args.Name, changes: true, () => Client.Remove(args.Name), _ =>
+            return PackageRequests.Await(tool, context, services, "removing " + args.Name, changes: true, () => Client.Remove(args.Name), _ =>
                 new RemovePackageResult { Removed = args.Name, Previous = previous, DomainReload = true });
         }
     }

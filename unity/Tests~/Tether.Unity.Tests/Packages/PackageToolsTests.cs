@@ -114,6 +114,19 @@ namespace Tether.Unity.Tests.Packages
             var error = (TetherException)running.Exception.InnerException;
             Assert.That(error.Code, Is.EqualTo(ErrorCodes.ToolFailed));
             Assert.That(error.Message, Does.Contain("adding com.unity.nothing").And.Contain("cannot be found"));
+            Assert.That((string)error.Data["tool"], Is.EqualTo("add_package"));
+        }
+
+        [Test]
+        public void APackageTheRegistryDoesNotHaveIsNotFoundAsInTheSandbox()
+        {
+            var running = Tool("add_package").Invoke(JObject.Parse("{\"identifier\":\"com.unity.nothing@9.9.9\"}"), new FakeToolContext());
+            ((AddRequest)Client.Last).Fail("Package com.unity.nothing@9.9.9 cannot be found", ErrorCode.NotFound);
+            EditorApplication.update();
+            var error = (TetherException)running.Exception.InnerException;
+            Assert.That(error.Code, Is.EqualTo(ErrorCodes.NotFound));
+            Assert.That(error.Message, Does.Contain("add_package").And.Contain("cannot be found").And.Contain("list_packages"));
+            Assert.That((string)error.Data["tool"], Is.EqualTo("add_package"));
         }
 
         [Test]

@@ -45,13 +45,30 @@ namespace UnityEditor.PackageManager
         Failure = 2,
     }
 
+    // https://docs.unity3d.com/ScriptReference/PackageManager.ErrorCode.html (2021.3's members)
+    public enum ErrorCode
+    {
+        Unknown = 0,
+        NotFound = 1,
+        Forbidden = 2,
+        InvalidParameter = 3,
+        Conflict = 4,
+    }
+
     // https://docs.unity3d.com/ScriptReference/PackageManager.Error.html
     public sealed class Error
     {
-        internal Error(string message) => this.message = message;
+        internal Error(string message, ErrorCode errorCode)
+        {
+            this.message = message;
+            this.errorCode = errorCode;
+        }
 
         // https://docs.unity3d.com/ScriptReference/PackageManager.Error-message.html
         public string message { get; }
+
+        // https://docs.unity3d.com/ScriptReference/PackageManager.Error-errorCode.html
+        public ErrorCode errorCode { get; }
     }
 
     // https://docs.unity3d.com/ScriptReference/PackageManager.PackageSource.html
@@ -115,9 +132,9 @@ namespace UnityEditor.PackageManager.Requests
         public Error Error { get; private set; }
 
         /// <summary>Test hook (not Unity API): the Package Manager failed the request.</summary>
-        internal void Fail(string message)
+        internal void Fail(string message, ErrorCode errorCode = ErrorCode.Unknown)
         {
-            Error = new Error(message);
+            Error = new Error(message, errorCode);
             Status = StatusCode.Failure;
         }
 
