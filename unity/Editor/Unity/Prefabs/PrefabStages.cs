@@ -1,3 +1,5 @@
+using System.Collections.Generic;
+using System.Linq;
 using Newtonsoft.Json.Linq;
 using Tether.Core.Protocol;
 using UnityEditor.SceneManagement;
@@ -29,6 +31,22 @@ namespace Tether.Unity.Prefabs
         public static void PlaceInEditedScene(GameObject gameObject)
         {
             if (PrefabStageUtility.GetCurrentPrefabStage() != null) StageUtility.PlaceGameObjectInCurrentStage(gameObject);
+        }
+
+        /// <summary>
+        /// Refuses to save prefab contents that are not one prefab: a GameObject created at the
+        /// stage's root (create_gameobject while a prefab is open) is beside the prefab's root, and
+        /// PrefabUtility.SaveAsPrefabAsset saves only that root, so the other would be dropped
+        /// while the call said saved. Same error as src/sandbox/prefabs/prefab-stage.ts.
+        /// </summary>
+        public static void RequireOneRoot(string tool, IReadOnlyList<string> rootNames)
+        {
+            if (rootNames.Count == 1) return;
+            var problem = "the prefab's contents have " + rootNames.Count + " root GameObjects (" + string.Join(", ", rootNames.Select(name => "\"/" + name + "\"")) + "), and a prefab has exactly one";
+            throw new TetherException(
+                ErrorCodes.InvalidArguments,
+                "Invalid arguments for " + tool + ": save: " + problem + ". Move the others under the root (reparent_gameobject) or delete them, then save; or close without saving.",
+                new JObject { ["tool"] = tool, ["field"] = "save", ["problem"] = problem });
         }
 
         /// <summary>

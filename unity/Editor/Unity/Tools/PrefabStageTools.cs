@@ -1,3 +1,4 @@
+using System.Linq;
 using Newtonsoft.Json.Linq;
 using Tether.Core.Protocol;
 using Tether.Core.Tools;
@@ -102,6 +103,7 @@ namespace Tether.Unity.Tools
             var saved = false;
             if (args.Save && dirty)
             {
+                PrefabStages.RequireOneRoot(tool, stage.scene.GetRootGameObjects().Select(root => root.name).ToList());
                 PrefabUtility.SaveAsPrefabAsset(stage.prefabContentsRoot, assetPath, out saved);
                 if (!saved)
                 {
