@@ -59,8 +59,8 @@ namespace Tether.Unity.Scenes
             return Invalid(tool, field, problem, hint, new JObject { ["dependents"] = new JArray(names) });
         }
 
-        /// <summary>INVALID_ARGUMENTS about <paramref name="field"/>, in the words every tool's argument errors use, with <paramref name="data"/> beside tool, field and problem.</summary>
-        private static TetherException Invalid(string tool, string field, string problem, string hint, JObject data)
+        /// <summary>INVALID_ARGUMENTS about <paramref name="field"/>, in the words every tool's argument errors use, with <paramref name="data"/> beside tool, field and problem. HierarchyRefusals words its own with it.</summary>
+        internal static TetherException Invalid(string tool, string field, string problem, string hint, JObject data)
         {
             data["tool"] = tool;
             data["field"] = field;

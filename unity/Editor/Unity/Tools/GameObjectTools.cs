@@ -195,14 +195,21 @@ namespace Tether.Unity.Tools
                     "Invalid arguments for " + tool + ": parent: " + problem + ", and a GameObject cannot be its own ancestor. Choose a parent outside it.",
                     new JObject { ["tool"] = tool, ["field"] = "parent", ["problem"] = problem });
             }
-            using (new UndoGroup("Reparent " + gameObject.name))
+            if (PrefabUtility.IsPartOfPrefabInstance(gameObject) && !PrefabUtility.IsOutermostPrefabInstanceRoot(gameObject))
+            {
+                throw HierarchyRefusals.MoveInsideInstance(tool, previousPath, SceneGraph.PathOf(PrefabUtility.GetOutermostPrefabInstanceRoot(gameObject)));
+            }
+            using (var undo = new UndoGroup("Reparent " + gameObject.name))
             {
                 var transform = gameObject.transform;
                 var position = transform.localPosition;
                 var rotation = transform.localEulerAngles;
                 var scale = transform.localScale;
+                var newParent = target != null ? target.transform : null;
                 // Like transform.parent = newParent: Unity keeps the world transform; the tool keeps the local one.
-                Undo.SetTransformParent(transform, target != null ? target.transform : null, "Reparent " + gameObject.name);
+                Undo.SetTransformParent(transform, newParent, "Reparent " + gameObject.name);
+                // Unity logs a move it will not make and goes on: the call must not say it moved.
+                if (transform.parent != newParent) throw undo.Revert(HierarchyRefusals.ReparentRefused(tool, previousPath, target != null ? SceneGraph.PathOf(target) : null));
                 Undo.RecordObject(transform, "Reparent " + gameObject.name);
                 transform.localPosition = position;
                 transform.localEulerAngles = rotation;

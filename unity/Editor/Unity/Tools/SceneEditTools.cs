@@ -178,9 +178,11 @@ namespace Tether.Unity.Tools
         {
             var gameObject = SceneGraph.Require(args.Path);
             var removed = HierarchyPath.CountSubtree(gameObject, SceneGraph.Children);
-            using (new UndoGroup("Delete " + gameObject.name))
+            using (var undo = new UndoGroup("Delete " + gameObject.name))
             {
                 Undo.DestroyObjectImmediate(gameObject);
+                // Unity's == says whether it was destroyed: a child of a prefab instance is not, before 2022.2.
+                if (gameObject != null) throw undo.Revert(HierarchyRefusals.DeleteRefused("delete_gameobject", args.Path));
             }
             return PlayModeEdits.Noted(new JObject { ["deleted"] = args.Path, ["objectsRemoved"] = removed });
         }
