@@ -2,11 +2,13 @@
  * run_tests and build_player through `tether call` and an MCP client: filters as the Test
  * Framework's, progress as each test starts and ends, each test's outcome, message and stack;
  * builds with their summary, where the player may go (and why not elsewhere), scenes, options,
- * and a build refused while scripts do not compile.
+ * and a build refused while scripts do not compile; play_mode's "enter" and run_tests refused
+ * then too, as the Unity package refuses them (EditorUtility.scriptCompilationFailed).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/client';
 import { connectMcp, textOf } from '../helpers/mcp-client.js';
 import { buildLog } from '../helpers/processes.js';
 import { callFails, callOk } from '../helpers/tool-call.js';
@@ -114,5 +116,63 @@ describe('run_tests and build_player through an MCP client', () => {
     const failed = await refused({}, 'TOOL_FAILED');
     expect(failed).toContain('Assets/Broken.cs(1,15): error CS1513: } expected');
     expect(buildLog(workspace).map((b) => b.status)).toEqual(['succeeded', 'succeeded', 'failed']);
+  });
+});
+
+/** The Unity package's refusals while EditorUtility.scriptCompilationFailed (PlayModeTool, RunTestsTool), word for word. */
+const PLAY_REFUSED = 'Unity cannot enter play mode while scripts have compile errors. Fix them (read_console lists them), run compile_scripts, then try again.';
+const TESTS_REFUSED = 'Unity cannot run tests while scripts have compile errors. Fix them (read_console lists them), run compile_scripts, then try again.';
+
+describe('play_mode and run_tests while the scripts do not compile', () => {
+  // A sandbox of their own: they leave the project's scripts broken for a while.
+  const { workspace: broken, mcp } = sharedSandbox();
+
+  /** The failure's code, data and text; the call must fail. */
+  const failure = async (client: Client, name: string, args: Record<string, unknown>): Promise<{ code?: string; data?: unknown; text: string }> => {
+    const result = await client.callTool({ name, arguments: args });
+    expect(result.isError, `${name}: ${textOf(result)}`).toBe(true);
+    const error = result._meta?.['tether/error'] as { code?: string; data?: unknown } | undefined;
+    return { code: error?.code, data: error?.data, text: textOf(result) };
+  };
+
+  it('refuse as Unity does, with its message and data and the errors, until a compile succeeds; a run left nothing behind', async () => {
+    const error = 'Assets/Scripts/Mover.cs(3,18): error CS1002: ; expected';
+    // As the review reproduced it: a create_script that leaves a compile error (it fails, the file stays).
+    expect(await mcp.fails('create_script', { path: 'Assets/Scripts/Mover.cs', contents: 'public class Mover\n{\n    int speed = 5\n}\n' }, 'TOOL_FAILED')).toContain(error);
+
+    const play = await failure(mcp.client, 'play_mode', { action: 'enter' });
+    expect(play).toMatchObject({ code: 'TOOL_FAILED', data: { tool: 'play_mode', action: 'enter' } });
+    expect(play.text).toBe(`${PLAY_REFUSED}\n${error} [TOOL_FAILED]`);
+    expect(await mcp.ok('play_mode', { action: 'exit' })).toEqual({ playing: false, changed: false });
+
+    for (const mode of ['EditMode', 'PlayMode']) {
+      const tests = await failure(mcp.client, 'run_tests', { mode });
+      expect(tests, mode).toMatchObject({ code: 'TOOL_FAILED', data: { tool: 'run_tests' } });
+      expect(tests.text, mode).toBe(`${TESTS_REFUSED}\n${error} [TOOL_FAILED]`);
+    }
+    // A bad pattern is still refused first, as RunTestsTool checks it before anything else.
+    expect(await mcp.fails('run_tests', { groupNames: ['(unclosed'] }, 'INVALID_ARGUMENTS')).toContain('groupNames.0');
+    expect(existsSync(join(broken.project, 'Library', 'TestResults', 'latest.json'))).toBe(false);
+
+    // Fixed and compiled: both go ahead.
+    await mcp.ok('edit_script', { path: 'Assets/Scripts/Mover.cs', oldText: '5\n', newText: '5;\n' });
+    expect(await mcp.ok<Summary>('run_tests')).toMatchObject({ mode: 'EditMode', total: 6, passed: 6 });
+    expect(await mcp.ok('play_mode', { action: 'enter' })).toMatchObject({ playing: true, changed: true });
+
+    // Already playing, play_mode answers so before it looks at the scripts, as PlayModeTool does.
+    await mcp.fails('edit_script', { path: 'Assets/Scripts/Mover.cs', oldText: '5;\n', newText: '5\n' }, 'TOOL_FAILED');
+    expect(await mcp.ok('play_mode', { action: 'enter' })).toEqual({ playing: true, changed: false });
+    expect(await mcp.ok('play_mode', { action: 'exit' })).toEqual({ playing: false, changed: true });
+  });
+
+  it("counts a script written behind the editor's back at once, as build_player does", async () => {
+    // The sandbox has no refresh of its own: the files on disk are what build_player builds and these check.
+    writeFileSync(join(broken.project, 'Assets', 'Scripts', 'Mover.cs'), 'public class Mover { }\n');
+    expect(await mcp.ok('play_mode', { action: 'enter' })).toMatchObject({ playing: true, changed: true });
+    expect(await mcp.ok('play_mode', { action: 'exit' })).toMatchObject({ playing: false, changed: true });
+    writeFileSync(join(broken.project, 'Assets', 'Broken.cs'), 'class Broken {\n');
+    const play = await failure(mcp.client, 'play_mode', { action: 'enter' });
+    expect(play.text).toBe(`${PLAY_REFUSED}\nAssets/Broken.cs(1,15): error CS1513: } expected [TOOL_FAILED]`);
+    expect((await failure(mcp.client, 'build_player', {})).text).toContain('Assets/Broken.cs(1,15): error CS1513: } expected');
   });
 });

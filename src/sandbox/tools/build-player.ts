@@ -9,9 +9,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { TetherError } from '../../protocol/index.js';
-import { formatCompilerMessage } from '../csharp/diagnostics.js';
-import { checkProjectScripts } from '../csharp/project-scripts.js';
 import { scenePath } from '../scene-paths.js';
+import { scriptCompileErrors } from './script-compilation.js';
 import { didYouMean, invalidArgument } from './tool-errors.js';
 import type { MainThreadContext } from './tool.js';
 
@@ -110,7 +109,7 @@ export function buildPlayer(context: MainThreadContext, target: BuildRequest['ta
   const log = (status: string, extra: Record<string, unknown> = {}): void =>
     context.project.appendLine(context.project.buildLogPath, { callId: context.callId, target, development, status, startedAt, finishedAt: new Date().toISOString(), outputPath: output.shown, scenes, options, ...extra });
   context.console.write('log', `Build started for ${target}`);
-  const compileErrors = checkProjectScripts(context.project.root).filter((m) => m.severity === 'error').map(formatCompilerMessage);
+  const compileErrors = scriptCompileErrors(context);
   if (compileErrors.length > 0) {
     log('failed', { totalErrors: compileErrors.length });
     context.console.write('error', 'Error building Player because scripts have compile errors in the editor');

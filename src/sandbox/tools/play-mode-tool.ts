@@ -3,7 +3,8 @@
  * while playing pauses, resumes or steps one frame (EditorApplication.isPaused and Step).
  * The sandbox's game runs at 60 frames a second while playing and not paused; its frame
  * count and pause live in Library/Tether/play-pause.json, so they survive the domain reload
- * entering causes, as Unity's do.
+ * entering causes, as Unity's do. Entering is refused while the scripts do not compile, as the
+ * Unity package refuses it (EditorUtility.scriptCompilationFailed; see script-compilation.ts).
  *
  * Also what play mode means for the scene tools (the Unity package's PlayModeRules and
  * PlayModeEdits): the scene-file tools are refused while playing, and an edit of a scene says
@@ -14,6 +15,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { TetherError } from '../../protocol/index.js';
 import type { Project } from '../project.js';
+import { refuseWhileScriptsFail } from './script-compilation.js';
 import { defineTool, type MainThreadContext } from './tool.js';
 
 const FRAME_MS = 1000 / 60;
@@ -85,6 +87,9 @@ export function noteEdit<Result extends object>(context: MainThreadContext, resu
   return { ...result, note: typeof note === 'string' ? `${note} ${EDIT_LOST_NOTE}` : EDIT_LOST_NOTE };
 }
 
+/** The Unity package's PlayModeTool refusal while EditorUtility.scriptCompilationFailed, word for word. */
+const PLAY_REFUSED = 'Unity cannot enter play mode while scripts have compile errors. Fix them (read_console lists them), run compile_scripts, then try again.';
+
 type PauseAction = 'pause' | 'resume' | 'step';
 
 /** Pauses, resumes or steps the game; only in play mode. */
@@ -122,5 +127,12 @@ export const playModeTool = defineTool({
     domainReload: z.boolean().optional().describe('Entering reloaded the code domain; the answer arrived after the reload.'),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
-  run: ({ action }, context) => (action === 'enter' || action === 'exit' ? setPlayMode(context, action) : setPaused(context, action)),
+  run: ({ action }, context) => {
+    // As the Unity package's PlayModeTool: already playing answers unchanged, else compile errors
+    // refuse entering (Unity would not enter). Here, not in setPlayMode: Edit/Play is not this tool.
+    if (action === 'enter' && !context.playing) {
+      refuseWhileScriptsFail(context, PLAY_REFUSED, { tool: 'play_mode', action });
+    }
+    return action === 'enter' || action === 'exit' ? setPlayMode(context, action) : setPaused(context, action);
+  },
 });

@@ -3,11 +3,18 @@
  * mode, categories, assembly, and the outcome, message and stack each will have), selected as
  * the Test Framework's Filter selects (every kind of name given must match; within a kind, any
  * one), run one after another with progress as each starts and ends, and summed up in
- * Library/TestResults/latest.json, as the Unity package writes it.
+ * Library/TestResults/latest.json, as the Unity package writes it. Refused while the scripts do
+ * not compile, as the Unity package refuses it (see script-compilation.ts).
+ *
+ * Unlike Unity, a PlayMode run answers with its results: Unity's enters play mode, whose domain
+ * reload the call cannot outlive, so it answers as the run starts (finished: false). Modelling
+ * that needs the run to go on in the sandbox's next domain, which only its main thread's start
+ * (main-thread.ts) could do.
  */
 import { join } from 'node:path';
 import { z } from 'zod';
 import { TetherError } from '../../protocol/index.js';
+import { refuseWhileScriptsFail } from './script-compilation.js';
 import { invalidArgument } from './tool-errors.js';
 import type { MainThreadContext } from './tool.js';
 
@@ -100,9 +107,16 @@ function projectTests(context: MainThreadContext): TestCase[] {
   return parsed.data;
 }
 
+/** The Unity package's RunTestsTool refusal while EditorUtility.scriptCompilationFailed, word for word. */
+const TESTS_REFUSED = 'Unity cannot run tests while scripts have compile errors. Fix them (read_console lists them), run compile_scripts, then try again.';
+
 export async function runTests(context: MainThreadContext, selection: TestSelection): Promise<z.infer<typeof testRunSummary>> {
+  // In RunTestsTool's order: a bad pattern is refused first, then a run while the scripts do
+  // not compile (the test assemblies would not load), before the tests are listed.
+  const selects = selector(selection);
+  refuseWhileScriptsFail(context, TESTS_REFUSED, { tool: 'run_tests' });
   const all = projectTests(context);
-  const tests = all.filter(selector(selection));
+  const tests = all.filter(selects);
   const results: Array<z.infer<typeof testResult>> = [];
   const started = Date.now();
   for (const [index, test] of tests.entries()) {
