@@ -1,14 +1,14 @@
 /**
  * Unity's 32 layers: the built-in ones (Default, TransparentFX, Ignore Raycast, Water, UI) and
- * the project's own, which the sandbox reads from ProjectSettings/TagManager.json
- * ({"layers": ["", …, "Enemies", …]}, index = layer, as Unity's TagManager lists them). The
+ * the project's own, which the sandbox reads from ProjectSettings/TagManager.json (tag-manager.ts:
+ * {"layers": ["", …, "Enemies", …]}, index = layer, as Unity's TagManager lists them). The
  * GameObject tools take a layer by name or by index ("8"), as LayerMask.NameToLayer and
  * GameObject.layer do.
  */
-import { join } from 'node:path';
 import { TetherError } from '../protocol/index.js';
 import { closestNames } from '../schema/suggest.js';
 import type { Project } from './project.js';
+import { readTagManager } from './tag-manager.js';
 
 export const LAYER_COUNT = 32;
 
@@ -17,7 +17,7 @@ const BUILT_IN: Readonly<Record<number, string>> = { 0: 'Default', 1: 'Transpare
 
 /** Each layer's name by index ("" for a layer without one), as LayerMask.LayerToName gives them. */
 export function layerNames(project: Project): string[] {
-  const settings = project.readJson<{ layers?: unknown }>(join(project.root, 'ProjectSettings', 'TagManager.json'), {});
+  const settings = readTagManager(project);
   const own = Array.isArray(settings.layers) ? settings.layers : [];
   return Array.from({ length: LAYER_COUNT }, (_, n) => BUILT_IN[n] ?? (typeof own[n] === 'string' ? (own[n] as string) : ''));
 }

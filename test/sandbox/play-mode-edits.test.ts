@@ -131,7 +131,8 @@ describe('the edit tools in play mode', () => {
     const created = (await run('create_gameobject', { name: 'Crate', primitive: 'Cube', components: ['Rigidbody', 'Rigidbody', 'MeshFilter'] })) as {
       created: { components: Array<{ type: string }> };
     };
-    expect(created.created.components.map((component) => component.type)).toEqual(['Transform', 'MeshFilter', 'MeshRenderer', 'Rigidbody']);
+    // A Cube has its BoxCollider from GameObject.CreatePrimitive.
+    expect(created.created.components.map((component) => component.type)).toEqual(['Transform', 'MeshFilter', 'MeshRenderer', 'BoxCollider', 'Rigidbody']);
   });
 
   it('say nothing of play mode in edit mode', async () => {

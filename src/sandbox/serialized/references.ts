@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { extname, posix } from 'node:path';
 import { typeByExtension } from '../assets/asset-types.js';
 import { SHADERS } from '../assets/shaders.js';
+import { namesComponent } from '../component-names.js';
 import type { Project } from '../project.js';
 import type { Component, GameObject } from '../game-object.js';
 import type { Scene } from '../scene.js';
@@ -108,7 +109,7 @@ function toStored(scope: ReferenceScope, value: unknown, objectType: string, lab
 function pick(scope: ReferenceScope, object: GameObject, component: string | undefined, objectType: string, where: string, problem: (why: string) => never): string | undefined {
   const types = object.components.map((c: Component) => c.type);
   if (component !== undefined) {
-    const found = types.find((type) => type === component || type.endsWith(`.${component}`));
+    const found = types.find((type) => namesComponent(type, component));
     if (!found) problem(`${where} has no ${component} (its components: ${types.join(', ')})`);
     if (!isAssignable(shortName(found as string), objectType, scope.bases)) problem(`a ${component} is no ${objectType}`);
     return found;

@@ -9,6 +9,7 @@ import { posix } from 'node:path';
 import { TetherError } from '../../protocol/index.js';
 import { closestNames } from '../../schema/suggest.js';
 import { assetPath, type AssetAccess } from '../assets/asset-paths.js';
+import { namesComponent } from '../component-names.js';
 import { readPrefab, writePrefab, type PrefabObject } from '../prefabs/prefab-file.js';
 import { syncInstances } from '../prefabs/prefab-sync.js';
 import type { Project } from '../project.js';
@@ -148,8 +149,8 @@ function componentTarget(object: GameObject, args: TargetArgs, where: string, sc
       components: types,
     });
   }
-  const wanted = args.component.replace(/^.*\./, '');
-  const matching = object.components.filter((c) => c.type === args.component || c.type.replace(/^.*\./, '') === wanted);
+  const named = args.component;
+  const matching = object.components.filter((c) => namesComponent(c.type, named));
   const component = matching[args.index];
   if (!component) throw componentNotFound(where, args.component, args.index, matching.length, types);
   const schema = componentSchema(component, scripts);

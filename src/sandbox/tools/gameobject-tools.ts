@@ -6,36 +6,14 @@
 import { z } from 'zod';
 import { TetherError } from '../../protocol/index.js';
 import { closestNames } from '../../schema/suggest.js';
-import { COMPONENT_TYPES, uniqueSiblingName } from '../component-types.js';
+import { namesComponent } from '../component-names.js';
+import { uniqueSiblingName } from '../component-types.js';
 import type { GameObject } from '../game-object.js';
-import type { Project } from '../project.js';
 import type { Scene } from '../scene.js';
-import { ScriptCatalog } from '../serialized/script-fields.js';
+import { componentTypes } from './component-choice.js';
 import { describeGameObject, gameObjectInfo, objectName } from './gameobject-schemas.js';
 import { noteEdit } from './play-mode-tool.js';
 import { defineTool } from './tool.js';
-
-/**
- * The component type named `name`: a built-in one, or a MonoBehaviour class of the project's
- * scripts (by its short or full name; stored by its short name, as Unity shows it), or
- * INVALID_ARGUMENTS with the closest names of both (as the Unity package says it).
- */
-function requireType(project: Project, name: string, tool: string, field: string): { name: string; single: boolean } {
-  const builtIn = COMPONENT_TYPES.get(name);
-  if (builtIn) return { name, single: builtIn.single };
-  const scripts = new ScriptCatalog(project);
-  const script = scripts.component(name);
-  // [DisallowMultipleComponent] on a script is not modelled: a script may be added more than once.
-  if (script) return { name: script, single: false };
-  const suggestions = closestNames(name, [...COMPONENT_TYPES.keys(), ...scripts.componentNames()]);
-  const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : '';
-  const problem = `no component type named "${name}"`;
-  throw new TetherError(
-    'INVALID_ARGUMENTS',
-    `Invalid arguments for ${tool}: ${field}: ${problem}.${hint} Give a Component type's name, e.g. "Rigidbody" or "MyGame.Health".`,
-    { tool, field, problem, suggestions },
-  );
-}
 
 function siblingNames(scene: Scene, parentId: number | null, except?: GameObject): string[] {
   return scene.children(parentId).filter((o) => o !== except).map((o) => o.name);
@@ -109,8 +87,8 @@ export const gameObjectTools = [
     run: ({ path, type }, context) => {
       const { scene, undo, project } = context;
       const object = scene.require(path);
-      const { name, single } = requireType(project, type, 'add_component', 'type');
-      if (single && object.components.some((c) => c.type === name)) {
+      const { name, single, isIn } = componentTypes(project)(type, 'add_component', 'type');
+      if (single && isIn(object.components)) {
         const problem = `"${scene.pathOf(object)}" already has a ${name}, and a GameObject can have only one`;
         throw new TetherError('INVALID_ARGUMENTS', `Invalid arguments for add_component: type: ${problem}. Change the one it has instead.`, { tool: 'add_component', field: 'type', problem });
       }
@@ -136,14 +114,15 @@ export const gameObjectTools = [
     run: ({ path, type, index }, context) => {
       const { scene, undo } = context;
       const object = scene.require(path);
-      if (type === 'Transform') {
+      // "UnityEngine.Transform" too: the Unity package lets Unity refuse that one, in vaguer words.
+      if (namesComponent('Transform', type)) {
         throw new TetherError('INVALID_ARGUMENTS', 'Invalid arguments for remove_component: type: a GameObject cannot lose its Transform. Delete the GameObject instead (delete_gameobject).', {
           tool: 'remove_component',
           field: 'type',
           problem: 'a GameObject cannot lose its Transform',
         });
       }
-      const matching = object.components.filter((c) => c.type === type);
+      const matching = object.components.filter((c) => namesComponent(c.type, type));
       const component = matching[index];
       if (!component) {
         const has = object.components.map((c) => c.type);

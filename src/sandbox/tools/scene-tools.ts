@@ -1,16 +1,18 @@
 /** Scene tools: read and edit the GameObject hierarchy. */
 import { z } from 'zod';
 import { TetherError } from '../../protocol/index.js';
+import { namesComponent } from '../component-names.js';
+import type { Component } from '../game-object.js';
 import { requireLayer } from '../layers.js';
 import { pathGlob } from '../path-glob.js';
+import { PRIMITIVES, primitiveComponents } from '../primitives.js';
+import { requireTag } from '../tags.js';
+import { componentTypes } from './component-choice.js';
 import { gameObjectInfo, objectName, vector3 } from './gameobject-schemas.js';
 import { noteEdit } from './play-mode-tool.js';
 import { defineTool } from './tool.js';
 
 const LAYER_DESCRIPTION = 'A layer\'s name, e.g. "Water", or its index from 0 to 31, e.g. "4".';
-/** The material a primitive's MeshRenderer has, as a reference (serialized/references.ts). */
-const DEFAULT_MATERIAL = { asset: 'Resources/unity_builtin_extra', name: 'Default-Material' };
-const PRIMITIVES = ['Cube', 'Sphere', 'Capsule', 'Cylinder', 'Plane', 'Quad'] as const;
 
 export const sceneTools = [
   defineTool({
@@ -50,8 +52,8 @@ export const sceneTools = [
       const matches = scene.objects.filter(
         (o) =>
           (!needle || o.name.toLowerCase().includes(needle)) &&
-          // A type by its short or full name ("Health", "MyGame.Health"), as the Unity package matches it.
-          (!component || o.components.some((c) => c.type === component || c.type.replace(/^.*\./, '') === component)) &&
+          // A type by its short or full name ("Light", "UnityEngine.Light"), as the Unity package matches it.
+          (!component || o.components.some((c) => namesComponent(c.type, component))) &&
           (!tag || o.tag === tag) &&
           (!inPath || inPath(scene.pathOf(o))) &&
           (onLayer === undefined || (o.layer ?? 0) === onLayer),
@@ -78,13 +80,16 @@ export const sceneTools = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
     run: (args, context) => {
       const { scene, console, undo, project } = context;
-      const layer = args.layer === undefined ? undefined : requireLayer(project, args.layer, 'create_gameobject');
-      const components: Array<{ type: string; properties?: Record<string, unknown> }> = [
-        // What GameObject.CreatePrimitive gives: the built-in mesh, and the default material.
-        ...(args.primitive ? [{ type: 'MeshFilter', properties: { mesh: args.primitive } }, { type: 'MeshRenderer', properties: { m_Materials: [DEFAULT_MATERIAL] } }] : []),
-      ];
-      // A type it has already (a primitive's MeshFilter, or one named twice) is skipped, as the Unity package skips it.
-      for (const type of args.components) if (!components.some((c) => c.type === type)) components.push({ type });
+      const tool = 'create_gameobject';
+      // Every name is checked before anything changes, in the Unity package's order: parent, components, tag, layer.
+      if (args.parent !== undefined) scene.require(args.parent);
+      const typeNamed = componentTypes(project);
+      const types = args.components.map((name) => typeNamed(name, tool, 'components'));
+      if (args.tag !== undefined) requireTag(project, args.tag, tool);
+      const layer = args.layer === undefined ? undefined : requireLayer(project, args.layer, tool);
+      const components: Component[] = args.primitive ? primitiveComponents(args.primitive) : [];
+      // A type it has already (its Transform, a primitive's mesh or collider, one named twice) is skipped, as the Unity package skips it.
+      for (const type of types) if (!type.isIn([{ type: 'Transform' }, ...components])) components.push({ type: type.name });
       const object = undo.group(`Create ${args.name}`, () => scene.create({ ...args, components, layer }));
       console.write('log', `Created GameObject ${scene.pathOf(object)}`);
       return noteEdit(context, { created: scene.describe(object) });
@@ -110,11 +115,16 @@ export const sceneTools = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
     run: (args, context) => {
       const { scene, undo, project } = context;
+      const tool = 'modify_gameobject';
       const object = scene.require(args.path);
-      const layer = args.layer === undefined ? undefined : requireLayer(project, args.layer, 'modify_gameobject');
       if (args.removeComponents.includes('Transform')) {
-        throw new TetherError('INVALID_ARGUMENTS', 'A GameObject cannot lose its Transform. Remove other components only.', { field: 'removeComponents' });
+        throw new TetherError('INVALID_ARGUMENTS', 'A GameObject cannot lose its Transform. Remove other components only.', { tool, field: 'removeComponents' });
       }
+      // Every name is checked before anything changes, in the Unity package's order.
+      const typeNamed = componentTypes(project);
+      const additions = args.addComponents.map((name) => typeNamed(name, tool, 'addComponents'));
+      if (args.tag !== undefined) requireTag(project, args.tag, tool);
+      const layer = args.layer === undefined ? undefined : requireLayer(project, args.layer, tool);
       undo.group(`Modify ${object.name}`, () => {
         if (args.name !== undefined) object.name = args.name;
         if (args.position) object.position = args.position;
@@ -126,8 +136,10 @@ export const sceneTools = [
           if (layer === 0) delete object.layer;
           else object.layer = layer;
         }
-        for (const type of args.addComponents) if (!object.components.some((c) => c.type === type)) object.components.push({ type });
-        object.components = object.components.filter((c) => !args.removeComponents.includes(c.type));
+        // A type it has already is skipped, as the Unity package skips it.
+        for (const type of additions) if (!type.isIn(object.components)) object.components.push({ type: type.name });
+        // By short or full name; never the Transform (only "Transform" itself is refused, as in the Unity package).
+        object.components = object.components.filter((c) => c.type === 'Transform' || !args.removeComponents.some((name) => namesComponent(c.type, name)));
         scene.save();
       });
       return noteEdit(context, { modified: scene.describe(object) });
