@@ -84,6 +84,18 @@ describe('GameObject tools through tether call', () => {
     expect(objects(workspace).find((o) => o.name === 'Crate')?.parentId).toBe(3);
   });
 
+  it("refuses to move a prefab instance's own child out of it, as Unity does, and moves the whole instance", async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace);
+    await callOk(workspace, 'create_prefab', { path: '/Environment', assetPath: 'Assets/Prefabs/Environment.prefab' });
+    // The Unity package refuses it in the same words (HierarchyRefusals.MoveInsideInstance).
+    expect(await callFails(workspace, 'reparent_gameobject', { path: '/Environment/Ground' }, 'INVALID_ARGUMENTS')).toContain(
+      'Invalid arguments for reparent_gameobject: path: "/Environment/Ground" is part of the prefab instance "/Environment", whose own children Unity does not move. Move the whole instance ("/Environment"), or change the prefab itself (open_prefab).',
+    );
+    expect(objects(workspace).find((o) => o.name === 'Ground')?.parentId).toBe(3);
+    expect((await callOk<{ reparented: Described }>(workspace, 'reparent_gameobject', { path: '/Environment', parent: '/Player' })).reparented.path).toBe('/Player/Environment');
+  });
+
   it('adds and removes components by type name, with "did you mean", and undoes each', async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);

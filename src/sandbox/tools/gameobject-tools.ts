@@ -9,6 +9,7 @@ import { closestNames } from '../../schema/suggest.js';
 import { namesComponent } from '../component-names.js';
 import { uniqueSiblingName } from '../component-types.js';
 import type { GameObject } from '../game-object.js';
+import { byIdOf, instanceRootOf } from '../prefabs/instance-parts.js';
 import type { Scene } from '../scene.js';
 import { componentTypes } from './component-choice.js';
 import { describeGameObject, gameObjectInfo, objectName } from './gameobject-schemas.js';
@@ -58,6 +59,18 @@ export const gameObjectTools = [
       const object = scene.require(path);
       const previousPath = scene.pathOf(object);
       const target = parent === undefined ? undefined : scene.require(parent);
+      // Unity keeps an instance's hierarchy as its prefab's: it moves no child of one out of it.
+      const instanceRoot = instanceRootOf(byIdOf(scene.objects), object);
+      if (instanceRoot && instanceRoot !== object) {
+        const rootPath = scene.pathOf(instanceRoot);
+        const problem = `"${previousPath}" is part of the prefab instance "${rootPath}", whose own children Unity does not move`;
+        throw new TetherError('INVALID_ARGUMENTS', `Invalid arguments for reparent_gameobject: path: ${problem}. Move the whole instance ("${rootPath}"), or change the prefab itself (open_prefab).`, {
+          tool: 'reparent_gameobject',
+          field: 'path',
+          problem,
+          instanceRoot: rootPath,
+        });
+      }
       if (target && scene.isWithin(target, object)) {
         const problem = `"${scene.pathOf(target)}" is "${previousPath}" or one of its children`;
         throw new TetherError('INVALID_ARGUMENTS', `Invalid arguments for reparent_gameobject: parent: ${problem}, and a GameObject cannot be its own ancestor. Choose a parent outside it.`, {
