@@ -214,6 +214,26 @@ describe('closing for good', () => {
   });
 });
 
+describe('closing for good, a call that arrives meanwhile', () => {
+  // One that arrived while the host was closing got no answer, and ran in the next life once its
+  // client re-attached.
+  it('is answered cancelled, never started, and does not run in the next life', async () => {
+    const e = editor();
+    const a = await e.life('A');
+    void a.build('blocker', 'one');
+    const closing = a.host.close({ reason: 'quit' });
+    const late = a.build('late', 'android');
+    await closing;
+    const unanswered = new Promise<string>((resolve) => setTimeout(() => resolve('no answer'), 1_000).unref());
+    expect(await Promise.race([late, unanswered])).toBe('CANCELLED');
+
+    const b = await e.life('B', [], 300, true);
+    expect(await b.build('late', 'android')).toBe('CANCELLED'); // its client, back, hears it never ran
+    e.release();
+    expect(e.runs).toEqual(['A:blocker']);
+  });
+});
+
 describe('closing for good during a requeue grace', () => {
   // Cancelling the last call the grace waited for ended the grace, which released the executor:
   // the next queued call started as the host was closing.
@@ -260,6 +280,14 @@ describe('restoring the journal after a restart (the editor stopped, not a reloa
     // A client coming back later hears that it never ran.
     expect(await b.build('left', 'ios', 'c2')).toBe('CANCELLED');
     expect(e.runs).toEqual(['A:blocker', 'B:claimed']);
+  });
+
+  it('with no grace, runs none of them: nobody can come back for it in time', async () => {
+    const e = await twoCallsLeftQueuedByACrash();
+    const b = await e.life('B', [], 0, true);
+    for (const callId of ['claimed', 'left']) expect(b.host.calls.status(callId)).toMatchObject({ state: 'cancelled', error: { code: 'CANCELLED', data: { started: false } } });
+    e.release();
+    expect(e.runs).toEqual(['A:blocker']);
   });
 
   // A domain reload within the grace made the next life an ordinary one, which ran, once its
