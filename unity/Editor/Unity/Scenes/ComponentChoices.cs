@@ -9,6 +9,9 @@ namespace Tether.Unity.Scenes
     /// <summary>Which of a GameObject's components a call means, and the error when it has none such (the sandbox's words).</summary>
     internal static class ComponentChoices
     {
+        /// <summary>Whether <paramref name="type"/> names the Transform, short or full, as the tools name every type (the sandbox's namesComponent).</summary>
+        public static bool NamesTransform(string type) => type == "Transform" || type == "UnityEngine.Transform";
+
         /// <summary>NOT_FOUND naming the GameObject's components, with the closest names when it has none of the type.</summary>
         public static TetherException NotFound(string path, string type, int index, int count, IReadOnlyList<string> components)
         {

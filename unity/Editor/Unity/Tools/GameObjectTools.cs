@@ -247,7 +247,7 @@ namespace Tether.Unity.Tools
         {
             const string tool = "remove_component";
             var gameObject = SceneGraph.Require(args.Path);
-            if (args.Type == "Transform")
+            if (ComponentChoices.NamesTransform(args.Type))
             {
                 throw new TetherException(
                     ErrorCodes.InvalidArguments,

@@ -16,6 +16,12 @@ namespace Tether.Unity.Tests.Scenes
         [Test]
         public void ANumberedNameIsRenumberedNotNestedTwice() => Assert.That(SiblingNames.Unique("Crate (1)", new[] { "Crate", "Crate (1)" }), Is.EqualTo("Crate (2)"));
 
+        [TestCase("Transform", true)]
+        [TestCase("UnityEngine.Transform", true)]
+        [TestCase("RectTransform", false)]
+        [TestCase("MyGame.Transform", false)]
+        public void TheTransformIsNamedShortOrFullAsEveryType(string type, bool transform) => Assert.That(ComponentChoices.NamesTransform(type), Is.EqualTo(transform));
+
         [Test]
         public void AMissingComponentIsNotFoundWithTheClosestOfTheObjectsComponents()
         {
