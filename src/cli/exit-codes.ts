@@ -12,6 +12,11 @@ export const EXIT_CODES = {
   usage: 2,
   /** `tether call` whose outcome is unknown: it may have taken effect, or may still. */
   outcomeUnknown: 3,
+  /**
+   * `tether call` whose call completed, but whose result (or image) could not be written: apart
+   * from `failed` because a script retrying on 1 would run the call again.
+   */
+  resultNotWritten: 4,
   /** A bug in Tether: please report it. */
   unexpected: 70,
 } as const;
@@ -24,6 +29,7 @@ const MEANINGS: Record<ExitCodeName, string> = {
   failed: 'failed',
   usage: 'bad usage (an unknown option or a bad value)',
   outcomeUnknown: 'outcome unknown',
+  resultNotWritten: 'the call completed, but its result could not be written',
   unexpected: 'unexpected error (a bug: please report it)',
 };
 

@@ -19,7 +19,7 @@ export class ProgressLine {
 
   /** `now` is the clock the line reads; tests pass one that runs late, as a loaded machine's timers do. */
   constructor(
-    private readonly stream: Pick<NodeJS.WriteStream, 'isTTY' | 'write'>,
+    private readonly stream: Pick<NodeJS.WriteStream, 'isTTY' | 'write'> & { readonly columns?: number },
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -53,7 +53,7 @@ export class ProgressLine {
     const fraction = update.total ? Math.min(1, (update.progress ?? 0) / update.total) : undefined;
     const bar = fraction === undefined ? '' : `[${'#'.repeat(Math.round(fraction * WIDTH)).padEnd(WIDTH, '.')}] ${Math.round(fraction * 100)}% `;
     const text = update.message ?? (update.state === 'queued' ? (this.queuedBecause ?? 'queued') : 'running');
-    this.stream.write(`\r\x1b[2K${bar}${text} (${seconds} s)`);
+    this.stream.write(`\r\x1b[2K${fitted(`${bar}${oneLine(text)}`, ` (${seconds} s)`, this.stream.columns)}`);
     this.drawn = true;
     // The next draw is timed to the moment the shown clock turns, not a fixed interval from the
     // first update: an interval drifts against the editor's updates and, fired late, skips a second.
@@ -61,4 +61,30 @@ export class ProgressLine {
     clearTimeout(this.ticker);
     this.ticker = setTimeout(() => this.draw(), SECOND_MS - (elapsedMs % SECOND_MS) + TICK_SLACK_MS).unref();
   }
+}
+
+/**
+ * The message on one line: `\r\x1b[2K` erases only the line the cursor is on, so a newline (or
+ * any control character: a carriage return, an escape) in the editor's message would leave
+ * lines behind that no redraw clears.
+ */
+function oneLine(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\x00-\x1f\x7f-\x9f]+/g, ' ');
+}
+
+/**
+ * `text` then `clock`, cut to fit in `columns - 1`: a line as wide as the terminal wraps (or
+ * leaves the cursor past its end), and the erase then clears only its last part. The clock is
+ * kept, the text cut with an ellipsis. Counted in code points: a wide character (CJK) may
+ * still take two columns.
+ */
+function fitted(text: string, clock: string, columns: number | undefined): string {
+  if (!columns || columns <= 1) return `${text}${clock}`;
+  const room = columns - 1;
+  const chars = [...text];
+  const clockChars = [...clock];
+  if (chars.length + clockChars.length <= room) return `${text}${clock}`;
+  if (clockChars.length >= room) return clockChars.slice(clockChars.length - room).join('');
+  return `${chars.slice(0, Math.max(0, room - clockChars.length - 1)).join('')}…${clock}`;
 }

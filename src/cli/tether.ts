@@ -11,6 +11,7 @@ import { ExitError } from './exit-error.js';
 import { exitWhenFlushed } from './flushed-exit.js';
 import { EXIT_CODES, helpFooter } from './exit-codes.js';
 import { packageVersion } from './package-root.js';
+import { DEFAULT_RELOAD_WAIT_MS, DEFAULT_WAIT_MS } from './wait-defaults.js';
 
 const USAGE_EXIT_CODE = EXIT_CODES.usage;
 
@@ -73,6 +74,7 @@ const program = new Command()
       {
         failed: 'a failed call or check, or no editor to reach',
         outcomeUnknown: 'tether call: the outcome is unknown (the call may have taken effect)',
+        resultNotWritten: 'tether call: the call completed, but its result could not be written',
       },
     ),
   );
@@ -193,10 +195,18 @@ program
   .argument('<tool>', 'the tool name (tether tools lists them)')
   .argument('[key=value...]', "the arguments, each read as the tool's schema types it: number, boolean, JSON for an object or array, text otherwise")
   .option('--args <json>', 'the arguments as a JSON object (key=value arguments are added to it)')
-  .option('--out <file>', 'write an image result to this file (default: <tool>-<date>-<time>.png in the current folder)')
+  .option(
+    '--out <file>',
+    'write an image result to this file, checked before the call (a second image goes to FILE-2, …; default: <tool>-<date>-<time>.png in the current folder, or with --json none: the JSON holds the image)',
+  )
   .option('--project <dir>', 'the project whose editor to call (default: the one containing the current folder, or the only one running)')
   .option('--json', 'print the result as JSON (and a failure as {"error": ...})')
-  .option('--wait-ms <n>', 'how long to wait for an editor that is starting or reloading (default: 10000)', integer)
+  .option('--wait-ms <n>', `how long to wait for an editor that is starting or away (default: ${DEFAULT_WAIT_MS})`, integer)
+  .option(
+    '--reload-wait-ms <n>',
+    `how long, in all, to wait for an editor that is reloading its code domain (a script change reloads it) while its process runs (default: ${DEFAULT_RELOAD_WAIT_MS})`,
+    integer,
+  )
   .option('--cancel-wait-ms <n>', 'after Ctrl-C, how long to wait for the editor to confirm it stopped the call (default: 5000)', integer)
   .addHelpText(
     'after',
@@ -211,8 +221,9 @@ program
       ],
       {
         failed: 'the tool failed (its result says why), the arguments are wrong, the call was cancelled, or no editor answered within --wait-ms',
-        usage: 'bad usage, such as --args that is not a JSON object or an argument without "="',
-        outcomeUnknown: 'outcome unknown: the call may have taken effect, or may still; check the editor before calling again',
+        usage: 'bad usage, such as --args that is not a JSON object, an argument without "=", or an --out that cannot be written; nothing was sent',
+        outcomeUnknown: 'outcome unknown: the call may have taken effect, or may still; check the editor (tether status, by the callId the message gives) before calling again',
+        resultNotWritten: 'the call completed, but its result (or image) could not be written (a full disk, a folder gone); do not call it again to get it',
       },
     ),
   )
@@ -224,13 +235,20 @@ program
 program
   .command('tools')
   .description("List the editor's tools and the arguments each takes, as tether call wants them.")
+  .argument('[tool]', 'show only this tool')
   .option('--project <dir>', 'the project whose editor to ask')
   .option('--json', 'print the tool descriptors as JSON')
-  .option('--wait-ms <n>', 'how long to wait for an editor that is starting or reloading (default: 10000)', integer)
-  .addHelpText('after', helpFooter(['tether tools --project DIR', "tether tools --json | jq -r '.[].name'"], { failed: 'no editor answered within --wait-ms' }))
-  .action(async (options) => {
+  .option('--wait-ms <n>', `how long to wait for an editor that is starting or away (default: ${DEFAULT_WAIT_MS})`, integer)
+  .option('--reload-wait-ms <n>', `how long, in all, to wait for an editor that is reloading its code domain while its process runs (default: ${DEFAULT_RELOAD_WAIT_MS})`, integer)
+  .addHelpText(
+    'after',
+    helpFooter(['tether tools --project DIR', 'tether tools create_gameobject            # one tool and its arguments', "tether tools --json | jq -r '.[].name'"], {
+      failed: 'no editor answered within --wait-ms, or no such tool',
+    }),
+  )
+  .action(async (tool: string | undefined, options) => {
     const { run } = await import('./commands/tools.js');
-    await run(options);
+    await run(options, tool);
   });
 
 program

@@ -39,6 +39,11 @@ export interface HostCallOptions {
    * there to read the answer, and the call may still run.
    */
   giveUps?: Set<(reason: string) => void>;
+  /**
+   * Called once, as the call is first handed to the host: from then on it may run. A caller
+   * that reports an interruption (`tether call` on Ctrl-C) says by it whether anything was sent.
+   */
+  onSent?: () => void;
 }
 
 /** One runHostCall of a callId, and whether (and why) its caller has given up on it. */
@@ -88,6 +93,8 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
   const onAbort = (): void => giveUp(options.signal?.reason);
   const onClose = (reason: string): void => giveUp(reason, true);
   options.signal?.addEventListener('abort', onAbort, { once: true });
+  // Aborted already, its event gone: given up on now, so that the call is never sent.
+  if (options.signal?.aborted) onAbort();
   options.giveUps?.add(onClose);
   const patience = waitsFor(options);
   try {
@@ -115,6 +122,7 @@ export async function runHostCall(link: HostLink, params: CallStartParams, optio
       if (attempt.abandoned && !maybeSent) throw gaveUp(params, options, attempt, false);
       // A call the caller cancelled is never started afresh: only its outcome is asked for.
       const attachOnly = maybeSent && (!options.rerunnable || attempt.abandoned);
+      if (!maybeSent) options.onSent?.();
       maybeSent = true;
       // Back after the caller cancelled: the cancel may have been lost with the old connection,
       // so it goes again on this one, before the re-attach (the host takes them in order): a
@@ -233,7 +241,7 @@ function unreachable(params: CallStartParams, options: HostCallOptions, attempt:
   if (!maybeSent || options.rerunnable) return failure;
   return new TetherError(
     'OUTCOME_UNKNOWN',
-    `The connection to the editor dropped while "${params.tool}" was in flight, and the editor did not come back within ${options.waitMs} ms (${failure.message}), so whether the call ran, or will still run once the editor is back, is unknown. It was not run again, because it is not idempotent. Check the editor's state (for example with a read-only tool) before deciding to call it again.`,
+    `The connection to the editor dropped while "${params.tool}" was in flight, and the editor did not come back in time (${failure.message}), so whether the call ran, or will still run once the editor is back, is unknown. It was not run again, because it is not idempotent. Check the editor's state (for example with a read-only tool) before deciding to call it again.`,
     { callId: params.callId, tool: params.tool, cause: failure.toJSON() },
   );
 }

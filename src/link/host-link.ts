@@ -14,20 +14,40 @@
 import { EventEmitter } from 'node:events';
 import { TetherError, type Bye, type FrameLimits, type HelloResult, type RpcConnection, type StringLifter } from '../protocol/index.js';
 import { hostsDir } from '../discovery/tether-home.js';
-import type { HostRecord } from '../discovery/host-record.js';
+import { isProcessAlive, type HostRecord } from '../discovery/host-record.js';
 import { Backoff, RetryTimer, type BackoffOptions } from './backoff.js';
 import { ChangeWaiters } from './change-waiters.js';
 import { connectToHost } from './host-client.js';
 import { HostChooser } from './host-chooser.js';
 import { CallRoutes, routeHostMessages, type CallListener, type HostNotices, type HostNoticeSink } from './host-messages.js';
 import type { Selection } from './host-selection.js';
-import { endOf, refusedWhileReloading, unavailable } from './link-failures.js';
+import { endOf, refusedWhileReloading, reloadAbandoned, unavailable } from './link-failures.js';
 import { Pinger } from './pinger.js';
 import { RecordWatcher } from './record-watcher.js';
 
 export type { CallListener } from './host-messages.js';
 
 export type LinkState = 'idle' | 'connecting' | 'authenticated' | 'reloading' | 'lost' | 'closed';
+
+/** What the connecting side can relay to a person or a model when a tool asks (the hello's `capabilities`). */
+export interface LinkCapabilities {
+  elicitation?: boolean;
+  sampling?: boolean;
+}
+
+/**
+ * What a link declares unless told otherwise: the MCP fronts relay the editor's questions and
+ * sampling requests to their clients. A side that cannot answer (`tether call`) declares none,
+ * or the host, which asks the most recently attached connection that says it can, would ask it
+ * and fail the call, for every requester of a shared one too.
+ */
+const RELAYING: LinkCapabilities = { elicitation: true, sampling: true };
+
+/**
+ * How often a wait that goes on for a reloading editor looks whether its process still runs:
+ * an editor that dies mid-reload changes nothing the link would notice before its next attempt.
+ */
+const RELOAD_LIVENESS_MS = 500;
 
 export interface HostLinkOptions extends Selection {
   recordsDir?: string;
@@ -43,6 +63,14 @@ export interface HostLinkOptions extends Selection {
   liftStrings?: StringLifter;
   /** What the link reads (default: 256 MiB frames, announced to the host). */
   limits?: Partial<FrameLimits>;
+  /** What the hello says this side can answer (default: elicitation and sampling, as the MCP fronts relay them). */
+  capabilities?: LinkCapabilities;
+  /**
+   * How long, in all, a wait for the connection (connection(), request()) may go on while the
+   * editor is away for a domain reload and its process runs: a reload is an editor coming back,
+   * often slower than an absence is worth waiting for. Default: no longer than the wait itself.
+   */
+  reloadWaitMs?: number;
 }
 
 export interface HostLinkEvents extends HostNotices {
@@ -73,6 +101,12 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
   private everConnected = false;
   /** The record the attempt under way connects to. */
   private attemptRecord: HostRecord | undefined;
+  /**
+   * The editor's process while it is away for a domain reload: it said so as it left (a bye
+   * `reload`), or its port refuses while its record stays. Kept through the attempts that
+   * follow, until one connects or fails for another reason.
+   */
+  private reloadingPid: number | undefined;
   readonly recordsDir: string;
 
   constructor(private readonly options: HostLinkOptions = {}) {
@@ -99,6 +133,15 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
   /** Why the link is not connected, when it is not. */
   get lastFailure(): TetherError | undefined {
     return this.lastError;
+  }
+
+  /**
+   * Away for a domain reload (announced, or its port refusing while its record stays), and
+   * the editor's process still runs: it is coming back, however long the reload takes.
+   */
+  awayForReload(): boolean {
+    if (this.currentState === 'authenticated' || this.currentState === 'closed' || this.reloadingPid === undefined) return false;
+    return isProcessAlive(this.reloadingPid);
   }
 
   start(): this {
@@ -137,14 +180,18 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
   }
 
   /**
-   * The authenticated connection, waiting up to `waitMs` for an editor that is away. An attempt
-   * under way when the wait ends is an editor being reached, not one that is away: it may end
-   * first (within its connect timeout), so that a wait of 0 still reaches a running editor.
+   * The authenticated connection, waiting up to `waitMs` for an editor that is away, and up to
+   * the link's `reloadWaitMs` in all while it is away for a domain reload and its process runs.
+   * An attempt under way when the wait ends is an editor being reached, not one that is away: it
+   * may end first (within its connect timeout), so that a wait of 0 still reaches a running editor.
    */
   async connection(waitMs: number, signal?: AbortSignal): Promise<RpcConnection> {
     // The monotonic clock: a wait is a duration, which a stepped wall clock would stretch or cut.
-    const deadline = performance.now() + waitMs;
+    const started = performance.now();
+    const deadline = started + waitMs;
+    const reloadDeadline = started + Math.max(waitMs, this.options.reloadWaitMs ?? 0);
     let attemptAwaited = false;
+    let waitedForReload = false;
     for (;;) {
       if (this.currentState === 'closed') throw new TetherError('CONNECTION_CLOSED', 'The link to the editor was closed.');
       const open = this.openConnection();
@@ -153,12 +200,22 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
       // No editor is coming: waiting would only delay what to do about it.
       if (this.currentState === 'lost' && this.nothingToWaitFor()) throw this.lastError as TetherError;
       signal?.throwIfAborted();
-      const left = deadline - performance.now();
+      const now = performance.now();
+      const left = deadline - now;
       if (left > 0) await this.waiters.wait(left, signal);
-      else if (this.currentState === 'connecting' && !attemptAwaited) {
+      else if (reloadDeadline > now && this.awayForReload()) {
+        // Woken by the link's next change, or soon enough to notice an editor that died mid-reload.
+        waitedForReload = true;
+        await this.waiters.wait(Math.min(reloadDeadline - now, RELOAD_LIVENESS_MS), signal);
+      } else if (this.currentState === 'connecting' && !attemptAwaited) {
         attemptAwaited = true;
         await this.waiters.wait(this.connectTimeoutMs, signal);
-      } else throw unavailable(this.currentState, this.lastError, waitMs);
+      } else {
+        const waited = Math.round(performance.now() - started);
+        // Its process ended during its reload: that, not the reload, is the news.
+        const gone = this.reloadingPid !== undefined && !isProcessAlive(this.reloadingPid);
+        throw unavailable(this.currentState, gone ? reloadAbandoned(this.reloadingPid as number, this.lastError) : this.lastError, waitedForReload ? waited : waitMs);
+      }
     }
   }
 
@@ -189,7 +246,7 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
         token: record.token,
         clientName: this.options.clientName ?? 'tether',
         ...(this.options.clientVersion ? { clientVersion: this.options.clientVersion } : {}),
-        capabilities: { elicitation: true, sampling: true },
+        capabilities: this.options.capabilities ?? RELAYING,
         timeoutMs: this.connectTimeoutMs,
         prepare: (rpc) => routeHostMessages(rpc, this.routes, this.noticeSink),
         ...(this.options.liftStrings ? { liftStrings: this.options.liftStrings } : {}),
@@ -207,6 +264,7 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
       this.currentRecord = record;
       this.chooser.reached(record);
       this.lastError = undefined;
+      this.reloadingPid = undefined;
       this.everConnected = true;
       session.rpc.onClose((error) => {
         if (this.rpc === session.rpc) this.toLost(error ?? new TetherError('CONNECTION_CLOSED', 'The host closed the connection.'));
@@ -250,6 +308,7 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
     this.backoff.disconnected();
     const bye = this.lastBye;
     this.lastError = endOf(error, bye);
+    this.reloadingPid = undefined;
     if (bye?.reason === 'evicted') {
       // Reconnecting would displace the client that displaced us, and so on forever: stay
       // away from this host instance and say why on every request. The instance is the attempt's:
@@ -258,6 +317,7 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
       this.evictedFrom = (this.attemptRecord ?? this.currentRecord)?.instanceId ?? 'unknown';
       this.transition('lost', this.lastError);
     } else if (bye?.reason === 'reload') {
+      this.reloadingPid = (this.attemptRecord ?? this.currentRecord)?.pid;
       this.transition('reloading', this.lastError);
       // The host said when to expect it; its record changing usually brings us back sooner.
       this.retry.after(Math.max(50, bye.expectedBackMs ?? 1_000));
@@ -267,7 +327,10 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
       // The state stays `lost`, backing off as for any absence, so that an editor that never
       // listens again is not "reloading" forever.
       const record = this.attemptRecord;
-      if (record && error.data.errno === 'ECONNREFUSED' && this.stillRecorded(record)) this.lastError = refusedWhileReloading(error, record);
+      if (record && error.data.errno === 'ECONNREFUSED' && this.stillRecorded(record)) {
+        this.lastError = refusedWhileReloading(error, record);
+        this.reloadingPid = record.pid;
+      }
       this.transition('lost', this.lastError);
       // A record that appeared during the failed attempt may be the host coming back.
       this.retry.after(this.recordsChangedWhileConnecting ? 0 : this.backoff.next());

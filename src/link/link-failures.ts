@@ -24,10 +24,22 @@ export function refusedWhileReloading(error: TetherError, record: HostRecord): T
   );
 }
 
+/**
+ * The editor's process ended while a request waited for it to come back from a domain reload:
+ * it crashed or was quit, and is not coming back by itself.
+ */
+export function reloadAbandoned(pid: number, lastError: TetherError | undefined): TetherError {
+  return new TetherError('CONNECTION_CLOSED', `The editor's process (${pid}) exited during its domain reload: it crashed or was quit, so it is not coming back by itself.`, {
+    pid,
+    processExited: true,
+    ...(lastError ? { cause: lastError.toJSON() } : {}),
+  });
+}
+
 /** A request waited `waitMs` for the link and it did not connect: its state and its last failure say why. */
 export function unavailable(state: string, lastError: TetherError | undefined, waitMs: number): TetherError {
   const why = lastError?.message ?? 'it has not answered yet';
-  const reloading = state === 'reloading' ? ' It announced a domain reload and has not come back yet.' : '';
+  const reloading = state === 'reloading' && lastError?.data.processExited !== true ? ' It announced a domain reload and has not come back yet.' : '';
   return new TetherError('HOST_UNAVAILABLE', `The editor is not reachable after waiting ${waitMs} ms: ${why}${reloading}`, {
     state,
     ...(lastError ? { cause: lastError.toJSON() } : {}),

@@ -57,6 +57,7 @@ export const ERROR_REGISTRY = {
   OUTCOME_UNKNOWN: { rpc: -32017, channels: ['host', 'local'] },
   PATH_OUTSIDE_PROJECT: { rpc: -32018, channels: ['host'] },
   DUPLICATE_CALL: { rpc: -32019, channels: ['host'] },
+  RESULT_NOT_WRITTEN: { rpc: -32020, channels: ['local'] },
 
   // Resources, prompts, client requests (-32030 .. -32039).
   NOT_FOUND: { rpc: -32030, channels: ['host', 'http'], http: 404 },

@@ -10,8 +10,20 @@ import { dirname, join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TETHER_BIN, TetherProcess, buildLog, cleanupProcesses, createWorkspace, executedTools, runToExit, startSandbox, type Run, type SandboxProcess, type Workspace } from '../helpers/processes.js';
+import { onTerminal, stopTerminals } from '../helpers/terminal.js';
 
-afterEach(cleanupProcesses);
+afterEach(async () => {
+  await stopTerminals();
+  await cleanupProcesses();
+});
+
+/** The callIds the sandbox executed, in order (its Library/Tether/executions.jsonl). */
+function executedCallIds(workspace: Workspace): string[] {
+  return readFileSync(join(workspace.project, 'Library', 'Tether', 'executions.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { callId: string }).callId);
+}
 
 /** Temporary files of the call (saved images) go into the workspace, which the cleanup removes. */
 function callEnv(workspace: Workspace): NodeJS.ProcessEnv {
@@ -268,7 +280,7 @@ describe('tether call', () => {
     const { sandbox } = await reloading(workspace);
     const out = join(dirname(workspace.home), 'hierarchy.out');
     const terminal = join(dirname(workspace.home), 'terminal.log');
-    const command = [process.execPath, TETHER_BIN, 'call', 'get_hierarchy', '--project', workspace.project, '--wait-ms', '20000'].map(shellQuote).join(' ');
+    const command = [process.execPath, TETHER_BIN, 'call', 'get_hierarchy', '--project', workspace.project, '--wait-ms', '20000', '--reload-wait-ms', '20000'].map(shellQuote).join(' ');
     // -f: the terminal's output reaches the log as it is written, so the test can wait for the line.
     const run = runToExit('script', ['-qfec', `${command} > ${shellQuote(out)}`, terminal], { env: callEnv(workspace), timeoutMs: 30_000 });
     const told = (): string => (existsSync(terminal) ? readFileSync(terminal, 'utf8') : '');
@@ -282,7 +294,8 @@ describe('tether call', () => {
   it('tells a script only the error when the editor did not come back within --wait-ms, not why it waited', async () => {
     const workspace = createWorkspace();
     const { sandbox } = await reloading(workspace);
-    const result = await call(workspace, 'get_hierarchy', '--wait-ms', '1500');
+    // No longer for its reload either (--reload-wait-ms, 60 s by default, goes on while the editor's process runs).
+    const result = await call(workspace, 'get_hierarchy', '--wait-ms', '1500', '--reload-wait-ms', '1500');
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
       new RegExp(`^tether: The editor is not reachable after waiting 1500 ms: The editor \\(process ${sandbox.pid}\\) is reloading its code domain.*\\[HOST_UNAVAILABLE\\]\n$`, 's'),
@@ -357,9 +370,40 @@ describe('tether call: cancels and unknown outcomes', () => {
     caller.child.kill('SIGINT');
     expect(await caller.exited).toBe(3);
     expect(caller.stderr).toMatch(/"build_player" may still finish, so its outcome is unknown.*\[OUTCOME_UNKNOWN\]/);
-    // A script reading --json gets the same failure on stdout.
-    expect(JSON.parse(caller.lines.join('\n'))).toMatchObject({ error: { code: 'OUTCOME_UNKNOWN', data: { tool: 'build_player' } } });
+    // A script reading --json gets the same failure on stdout, naming the call the editor has.
+    const [callId] = executedCallIds(workspace);
+    expect(JSON.parse(caller.lines.join('\n'))).toMatchObject({
+      error: { code: 'OUTCOME_UNKNOWN', message: expect.stringContaining(`Check call ${callId} with \`tether status\`.`), data: { tool: 'build_player', callId } },
+    });
+    // And a person reads the callId, to look the call up.
+    expect(caller.stderr).toContain(`Check call ${callId} with \`tether status\`. [OUTCOME_UNKNOWN]`);
   });
+
+  it.skipIf(!hasScript)(
+    `Ctrl-C before the call was sent says that nothing was sent: exit 1, CANCELLED with started: false${hasScript ? '' : ' (skipped: needs util-linux `script`)'}`,
+    async () => {
+      const workspace = createWorkspace();
+      await reloading(workspace);
+      const out = join(dirname(workspace.home), 'call.out');
+      const log = join(dirname(workspace.home), 'call.log');
+      // The editor is away for its reload, so the call waits for it, unsent; on a terminal it says so.
+      const terminal = onTerminal(['call', 'create_gameobject', 'name=Never', '--project', workspace.project, '--json'], callEnv(workspace), log, `> ${shellQuote(out)}`);
+      await expect.poll(terminal.shown, { timeout: 10_000 }).toContain('tether: waiting up to');
+      terminal.type('\x03');
+      expect(await terminal.exited).toBe(1);
+      expect(terminal.shown()).toContain('tether: stopping: "create_gameobject" has not been sent to the editor, and will not be.');
+      expect(terminal.shown()).not.toContain('asking the editor to stop the call');
+      expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({
+        error: {
+          code: 'CANCELLED',
+          message: '"create_gameobject" was not sent to the editor (interrupted from the terminal), so it did not run.',
+          data: { tool: 'create_gameobject', callId: expect.any(String), started: false },
+        },
+      });
+      expect(executedTools(workspace)).not.toContain('create_gameobject');
+    },
+    30_000,
+  );
 
   it('the editor freezes mid-build past --wait-ms: exit 3, OUTCOME_UNKNOWN, and the build, once thawed, runs to its end once', async () => {
     const workspace = createWorkspace();

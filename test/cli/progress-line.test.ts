@@ -66,4 +66,27 @@ describe('ProgressLine', () => {
     vi.advanceTimersByTime(3_000);
     expect(drawn).toEqual([]);
   });
+
+  it('draws one line that fits the terminal: newlines and control characters become spaces, a long message is cut, its clock kept', () => {
+    const drawn: string[] = [];
+    const line = new ProgressLine({ isTTY: true, columns: 30, write: (text: string) => drawn.push(text) > 0 });
+    line.update({ ...progress('running', 12_000), message: 'Compiling\nscripts\r\x1b[31m for the WebGL player, which takes a while' });
+    const shown = drawn.at(-1)!;
+    expect(shown.startsWith('\r\x1b[2K')).toBe(true);
+    const text = shown.slice('\r\x1b[2K'.length);
+    // eslint-disable-next-line no-control-regex
+    expect(text).not.toMatch(/[\x00-\x1f]/);
+    // Less than the width: a line as wide as the terminal wraps, and the next erase clears only its end.
+    expect([...text].length).toBeLessThanOrEqual(29);
+    expect(text).toMatch(/^Compiling scripts .*… \(12 s\)$/);
+    line.clear();
+  });
+
+  it('cuts nothing when the width is unknown', () => {
+    const drawn: string[] = [];
+    const line = new ProgressLine({ isTTY: true, write: (text: string) => drawn.push(text) > 0 });
+    line.update({ ...progress('running', 0), message: 'x'.repeat(300) });
+    expect(drawn.at(-1)).toBe(`\r\x1b[2K${'x'.repeat(300)} (0 s)`);
+    line.clear();
+  });
 });

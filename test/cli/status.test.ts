@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { writeHostRecord } from '../../src/discovery/host-record.js';
 import { hostsDir } from '../../src/discovery/tether-home.js';
 import type { StatusReport } from '../../src/cli/status/gather.js';
@@ -126,5 +127,19 @@ describe('tether status', () => {
       ['sandbox', true],
       ['unity', false],
     ]);
+  });
+
+  it('--project with no editor for it says so, and how many run for other projects, rather than that none runs', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace);
+    const elsewhere = join(workspace.home, 'no-such-project');
+    const run = await status(workspace, '--project', elsewhere);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`No editor is running for ${elsewhere}; 1 runs for other projects (\`tether status\` shows it).`);
+    expect(run.stdout).not.toContain('No editor is running.');
+    const json = await status(workspace, '--project', elsewhere, '--json');
+    expect(json.report).toMatchObject({ project: elsewhere, otherEditors: 1, editors: [] });
+    // With nothing running at all, it says that.
+    expect((await status(createWorkspace(), '--project', elsewhere)).stdout).toContain(`No editor is running for ${elsewhere}; none runs for another project either.`);
   });
 });

@@ -60,6 +60,10 @@ describe('tether call: key=value arguments', () => {
     const wrongType = await tether(workspace, ['call', 'find_gameobjects', 'limit=many', '--project', workspace.project]);
     expect(wrongType.code).toBe(EXIT_CODES.failed);
     expect(wrongType.stderr).toMatch(/"limit".*\[INVALID_ARGUMENTS\]/s);
+    // Not a number as JSON writes one: text, which the tool refuses (Number() would have read 16).
+    const hex = await tether(workspace, ['call', 'find_gameobjects', 'limit=0x10', '--project', workspace.project]);
+    expect(hex.code).toBe(EXIT_CODES.failed);
+    expect(hex.stderr).toMatch(/"limit" must be integer.*\[INVALID_ARGUMENTS\]\n`tether tools find_gameobjects` shows the arguments it takes\./s);
     expect(executedTools(workspace)).toEqual([]);
   });
 });
@@ -117,6 +121,20 @@ describe('tether tools', () => {
     // Wrapped at 80 columns, but for the --args line and an enum's list of names (or an array of them), which cannot be cut.
     for (const line of listed.stdout.split('\n').filter((l) => !l.startsWith('  --args') && !/^ {4}\w+= +\(?"/.test(l))) expect(line.length, line).toBeLessThanOrEqual(80);
   });
+
+  it('tether tools TOOL shows that one tool; an unknown name is UNKNOWN_TOOL with the closest names', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace);
+    const one = await tether(workspace, ['tools', 'get_hierarchy', '--project', workspace.project]);
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stdout.startsWith('get_hierarchy  Get scene hierarchy\n')).toBe(true);
+    expect(one.stdout).not.toContain('find_gameobjects');
+    const json = await tether(workspace, ['tools', 'get_hierarchy', '--json', '--project', workspace.project]);
+    expect((JSON.parse(json.stdout) as Array<{ name: string }>).map((tool) => tool.name)).toEqual(['get_hierarchy']);
+    const unknown = await tether(workspace, ['tools', 'get_hierarchie', '--project', workspace.project]);
+    expect(unknown.code).toBe(EXIT_CODES.failed);
+    expect(unknown.stderr).toMatch(/Did you mean "get_hierarchy"\?.*\[UNKNOWN_TOOL\]/);
+  });
 });
 
 describe('tether call: the progress line', () => {
@@ -161,6 +179,12 @@ describe('--help', () => {
     const call = await tether(workspace, ['call', '--help']);
     expect(call.stdout).toContain('$ tether call find_gameobjects name=Player limit=5');
     expect(call.stdout).toMatch(/--wait-ms <n> +how long to wait for an editor[^-]+\(default: 10000\)/);
+    // As read, whatever the width it is wrapped to.
+    const flat = call.stdout.replace(/\s+/g, ' ');
+    expect(flat).toMatch(/--reload-wait-ms <n> how long, in all, to wait for an editor that is reloading its code domain .*?\(default: 60000\)/);
+    // With --json the image stays in the JSON unless --out names a file: the help says so.
+    expect(flat).toContain('default: <tool>-<date>-<time>.png in the current folder, or with --json none: the JSON holds the image)');
+    expect(flat).toContain(` ${EXIT_CODES.resultNotWritten} the call completed, but its result (or image) could not be written`);
     expect(call.stdout).toContain(`   ${EXIT_CODES.outcomeUnknown}  outcome unknown: the call may have taken effect`);
     expect(call.stdout).toContain(`  ${EXIT_CODES.unexpected}  unexpected error (a bug: please report it)`);
     const serve = await tether(workspace, ['serve', '--help']);

@@ -7,10 +7,10 @@
  * editor running?` where the MCP path says "reloading": both say "reloading" now.
  */
 import { mkdirSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeMcpSessions, connectMcp, textOf } from '../helpers/mcp-client.js';
+import { refuses } from '../helpers/port-probe.js';
 import { TETHER_BIN, cleanupProcesses, createWorkspace, runToExit, startSandbox, startTwoSandboxes, type Workspace } from '../helpers/processes.js';
 
 afterEach(async () => {
@@ -20,18 +20,6 @@ afterEach(async () => {
 
 function call(workspace: Workspace, args: string[], cwd?: string): ReturnType<typeof runToExit> {
   return runToExit(process.execPath, [TETHER_BIN, 'call', ...args], { env: workspace.env, ...(cwd ? { cwd } : {}), timeoutMs: 30_000 });
-}
-
-/** Whether a connection to the port is refused (the editor between two listeners). */
-function refuses(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
-  });
 }
 
 describe('no editor is coming', () => {
@@ -76,7 +64,8 @@ describe('an editor that is coming', () => {
     const compiling = call(workspace, ['compile_scripts', '--project', workspace.project]);
     await expect.poll(() => refuses(ready.port), { timeout: 10_000, interval: 50 }).toBe(true);
 
-    const impatient = await call(workspace, ['get_hierarchy', '--project', workspace.project, '--wait-ms', '500']);
+    // Not waiting for the reload either (--reload-wait-ms goes on while the editor's process runs).
+    const impatient = await call(workspace, ['get_hierarchy', '--project', workspace.project, '--wait-ms', '500', '--reload-wait-ms', '500']);
     expect(impatient.code).toBe(1);
     expect(impatient.stderr).toContain(`is reloading its code domain, or starting: it runs, but its port does not take connections yet`);
     expect(impatient.stderr).toContain(`The editor (process ${sandbox.pid})`);

@@ -519,3 +519,28 @@ describe('runHostCall and a result too large for the link', () => {
     expect(life.runs).toEqual(['big-1']);
   });
 });
+
+describe('runHostCall given a signal that has already aborted', () => {
+  it('never sends the call: CANCELLED with started: false, nothing run, onSent never called', async () => {
+    const ws = workspace();
+    const life = await startLife(ws, 'A', { gated: false });
+    const link = await startLink(ws);
+    const abort = new AbortController();
+    abort.abort(new TetherError('CANCELLED', 'Interrupted from the terminal.'));
+    let sent = false;
+    const outcome = await settle(
+      runHostCall(
+        link,
+        { callId: 'late-1', tool: 'slow', arguments: { tag: 'late-1' } },
+        { waitMs: 1_000, rerunnable: false, signal: abort.signal, confirmCancelMs: 1_000, onSent: () => (sent = true) },
+      ),
+    );
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.error).toMatchObject({ code: 'CANCELLED', data: { callId: 'late-1', started: false } });
+    expect(sent).toBe(false);
+    // A call after it runs: had the first been sent, it would have run first.
+    await runHostCall(link, { callId: 'next-1', tool: 'slow', arguments: { tag: 'next-1' } }, { waitMs: 1_000, rerunnable: false, onSent: () => (sent = true) });
+    expect(sent).toBe(true);
+    expect(life.runs).toEqual(['next-1']);
+  });
+});

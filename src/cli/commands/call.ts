@@ -6,18 +6,21 @@
  * (EXIT_CODES). Ctrl-C (or SIGTERM, SIGHUP) asks the editor to stop the call and reports what it did.
  */
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { extname, resolve } from 'node:path';
-import { METHODS, TetherError, type ToolDescriptor, type ToolResult } from '../../protocol/index.js';
+import { METHODS, TetherError, type ToolDescriptor } from '../../protocol/index.js';
 import { runHostCall } from '../../link/host-call.js';
 import { HostLink } from '../../link/host-link.js';
 import { unknownTool } from '../../schema/suggest.js';
 import { argumentValidator } from '../../schema/tool-arguments.js';
 import { isRerunnable } from '../../mcp/tool-results.js';
+import { reportsStdoutFailures } from '../broken-pipe.js';
 import { parseJsonArgs, splitPairs, withPairs } from '../call-arguments.js';
+import { CallInterrupts } from '../call-interrupt.js';
+import { resultNotWritten, writeResult, type CompletedCall } from '../call-output.js';
 import { ExitError } from '../exit-error.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { exitWhenFlushed } from '../flushed-exit.js';
+import { checkOut } from '../image-files.js';
+import { DEFAULT_RELOAD_WAIT_MS, DEFAULT_WAIT_MS } from '../wait-defaults.js';
 import { ProgressLine } from '../progress-line.js';
 import { progressWithQueueReason } from '../queue-reason.js';
 import { noticeWaits } from '../wait-notice.js';
@@ -32,6 +35,8 @@ export interface CallCommandOptions {
   project?: string;
   json?: boolean;
   waitMs?: number;
+  /** How long, in all, to wait for an editor away for a domain reload while its process runs. */
+  reloadWaitMs?: number;
   /** After Ctrl-C, how long to wait for the editor to say whether it stopped the call. */
   cancelWaitMs?: number;
 }
@@ -43,20 +48,48 @@ export interface CallCommandOptions {
 export { EXIT_CODES };
 
 export async function run(toolName: string, options: CallCommandOptions): Promise<number> {
+  const json = options.json ?? false;
+  // A failure to write stdout is reported by this command, typed (a call's result lost is
+  // RESULT_NOT_WRITTEN, exit 4), or leaves the exit code as it is: never a crash (exit 1).
+  reportsStdoutFailures();
   let args: Record<string, unknown>;
   let pairs: Array<[string, string]>;
   try {
     args = parseJsonArgs(options.args);
     pairs = splitPairs(options.pairs ?? []);
+    // Before anything is sent: a call that ran must not lose its image to a path that could never be written.
+    if (options.out !== undefined) checkOut(options.out);
   } catch (error) {
-    throw failed(TetherError.from(error), options.json ?? false);
+    throw failed(TetherError.from(error), json);
   }
-  const link = new HostLink({ ...(options.project ? { project: options.project } : {}), clientName: 'tether-call' }).start();
+  const completed = await callEditor(toolName, args, pairs, options);
+  // The call has completed: from here on, nothing may say it failed (exit 1) when only its result was lost.
+  const written = await writeResult(completed.result, { toolName: completed.tool, json, ...(options.out !== undefined ? { out: options.out } : {}) });
+  if (written.unwritten.length > 0) throw failed(resultNotWritten(completed, written), json, completed.callId);
+  return completed.result.isError ? EXIT_CODES.failed : EXIT_CODES.ok;
+}
+
+/** Runs the call in the editor (once at most), with progress, wait notices and Ctrl-C handled; a failure is thrown as the command's end. */
+async function callEditor(toolName: string, given: Record<string, unknown>, pairs: Array<[string, string]>, options: CallCommandOptions): Promise<CompletedCall> {
+  const json = options.json ?? false;
+  const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
+  const reloadWaitMs = options.reloadWaitMs ?? DEFAULT_RELOAD_WAIT_MS;
+  const link = new HostLink({
+    ...(options.project ? { project: options.project } : {}),
+    clientName: 'tether-call',
+    // A terminal answers no question from the editor: declared, the host would ask it and fail the call.
+    capabilities: {},
+    reloadWaitMs,
+  }).start();
+  const callId = randomUUID();
   const progress = new ProgressLine(process.stderr);
   const abort = new AbortController();
-  const interrupted = onInterrupt(abort, progress, toolName, options.json ?? false);
-  const waitMs = options.waitMs ?? 10_000;
-  const stopNotices = noticeWaits(link, waitMs, progress);
+  const interrupts = new CallInterrupts(abort, progress, { tool: toolName, callId }, (failure) => {
+    const exit = failed(failure, json, callId);
+    process.stderr.write(`tether: ${exit.message}\n`);
+    exitWhenFlushed(exit.exitCode);
+  });
+  const stopNotices = noticeWaits(link, { waitMs, reloadWaitMs }, progress);
   try {
     const { tools } = await link.request<{ tools: ToolDescriptor[] }>(METHODS.toolsList, undefined, waitMs, abort.signal);
     const tool = tools.find((t) => t.name === toolName);
@@ -65,9 +98,8 @@ export async function run(toolName: string, options: CallCommandOptions): Promis
         toolName,
         tools.map((t) => t.name),
       );
-    args = withPairs(args, pairs, tool.inputSchema);
+    const args = withPairs(given, pairs, tool.inputSchema);
     argumentValidator(tool.name, tool.inputSchema)(args);
-    const callId = randomUUID();
     const outcome = await runHostCall(
       link,
       { callId, tool: tool.name, arguments: args, agent: { name: 'tether-call' } },
@@ -77,119 +109,53 @@ export async function run(toolName: string, options: CallCommandOptions): Promis
         signal: abort.signal,
         confirmCancelMs: options.cancelWaitMs ?? 5_000,
         listener: { progress: progressWithQueueReason(link, callId, progress) },
+        onSent: () => interrupts.sent(),
       },
     );
     progress.clear();
     if (abort.signal.aborted) process.stderr.write(`tether: the cancel came too late: "${tool.name}" had already finished.\n`);
-    print(outcome.result, tool.name, options);
-    return outcome.result.isError ? EXIT_CODES.failed : EXIT_CODES.ok;
+    return { tool: tool.name, callId, rerunnable: isRerunnable(tool), result: outcome.result };
   } catch (error) {
     progress.clear();
-    if (error instanceof ExitError) throw error;
-    throw failed(TetherError.from(error), options.json ?? false);
+    throw failed(interrupts.beforeSending ? interrupts.notSent() : TetherError.from(error), json, callId);
   } finally {
     stopNotices();
-    interrupted.stop();
+    interrupts.stop();
     link.close();
   }
 }
 
 /**
- * Ctrl-C, and the signals a script's `timeout`, a CI job's cancel or a closed terminal send
- * (SIGTERM, SIGHUP; Ctrl-Break on Windows): the first asks the editor to stop the call and
- * waits (--cancel-wait-ms) for its word, which the command then reports. A second stops
- * waiting: the call may still finish, so the command says the outcome is unknown, and exits 3.
+ * The error that ends the command; with --json, also the failure as JSON on stdout, where
+ * scripts read. An outcome that is unknown names the call, so that it can be looked up.
  */
-function onInterrupt(abort: AbortController, progress: ProgressLine, toolName: string, json: boolean): { stop(): void } {
-  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', ...(process.platform === 'win32' ? (['SIGBREAK'] as const) : [])];
-  const handle = (signal: NodeJS.Signals): void => {
-    progress.clear();
-    if (!abort.signal.aborted) {
-      const again = signal === 'SIGINT' ? 'Ctrl-C' : signal;
-      process.stderr.write(`tether: cancelling: asking the editor to stop the call (${again} again to stop waiting)\n`);
-      abort.abort(new TetherError('CANCELLED', signal === 'SIGINT' ? 'Interrupted from the terminal.' : `Stopped by ${signal}.`));
-      return;
-    }
-    const unknown = new TetherError(
-      'OUTCOME_UNKNOWN',
-      `Stopped waiting for the editor's answer to the cancel: "${toolName}" may still finish, so its outcome is unknown. Check the editor's state before calling it again.`,
-      { tool: toolName, cancelRequested: true },
-    );
-    const exit = failed(unknown, json);
-    process.stderr.write(`tether: ${exit.message}\n`);
-    exitWhenFlushed(exit.exitCode);
-  };
-  for (const signal of signals) process.on(signal, handle);
-  return { stop: () => signals.forEach((signal) => process.off(signal, handle)) };
+function failed(failure: TetherError, json: boolean, callId?: string): ExitError {
+  const exitCode = exitCodeFor(failure);
+  const said = exitCode === EXIT_CODES.outcomeUnknown && callId !== undefined ? namingTheCall(failure, callId) : failure;
+  if (json) writeJsonFailure(said);
+  // The message speaks of tools/list, which MCP clients have; a terminal has `tether tools`.
+  const tool = typeof said.data.tool === 'string' ? said.data.tool : undefined;
+  const hint =
+    said.code === 'UNKNOWN_TOOL'
+      ? '\n`tether tools` lists the tools and the arguments each takes.'
+      : said.code === 'INVALID_ARGUMENTS'
+        ? `\n\`tether tools${tool ? ` ${tool}` : ''}\` shows the arguments it takes.`
+        : '';
+  return new ExitError(`${said.message} [${said.code}]${hint}`, exitCode);
 }
 
-/** The error that ends the command; with --json, also the failure as JSON on stdout, where scripts read. */
-function failed(failure: TetherError, json: boolean): ExitError {
-  if (json) writeJsonFailure(failure);
-  // The message speaks of tools/list, which MCP clients have; a terminal has `tether tools`.
-  const hint = failure.code === 'UNKNOWN_TOOL' || failure.code === 'INVALID_ARGUMENTS' ? '\n`tether tools` lists the tools and the arguments each takes.' : '';
-  return new ExitError(`${failure.message} [${failure.code}]${hint}`, exitCodeFor(failure));
+/** The failure with its callId in its data and in its message: `tether status` lists calls by it. */
+function namingTheCall(failure: TetherError, callId: string): TetherError {
+  const id = typeof failure.data.callId === 'string' ? failure.data.callId : callId;
+  if (failure.message.includes(`call ${id} with \`tether status\``)) return failure;
+  return new TetherError(failure.code, `${failure.message} Check call ${id} with \`tether status\`.`, { ...failure.data, callId: id });
 }
 
 function exitCodeFor(failure: TetherError): number {
-  if (failure.code === 'INVALID_PARAMS' && failure.data.field === '--args') return EXIT_CODES.usage;
+  // A usage error about the command line itself (--args, --out): nothing was sent.
+  if (failure.code === 'INVALID_PARAMS' && typeof failure.data.field === 'string' && failure.data.field.startsWith('--')) return EXIT_CODES.usage;
+  if (failure.code === 'RESULT_NOT_WRITTEN') return EXIT_CODES.resultNotWritten;
   // Evicted with a callId: the call had reached the editor, which may still finish it.
   const reachedTheEditor = failure.code === 'EVICTED' && failure.data.callId !== undefined;
   return failure.code === 'OUTCOME_UNKNOWN' || reachedTheEditor ? EXIT_CODES.outcomeUnknown : EXIT_CODES.failed;
-}
-
-const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
-
-/**
- * The result on stdout. An image is written to a file, never left in a temporary folder: to
- * --out (FILE-2.png, … after the first when there are several), else to the current folder as
- * TOOL-YYYYMMDD-HHMMSS.png, never over an existing file. With --json the result is printed
- * whole (the image as base64) and written only when --out asks.
- */
-function print(result: ToolResult, toolName: string, options: CallCommandOptions): void {
-  const images = result.content.filter((item) => item.type === 'image');
-  if (options.out && images.length === 0) process.stderr.write(`tether: the result has no image; nothing was written to ${options.out}.\n`);
-  const saved = new Map<object, string>();
-  if (options.out || !options.json) {
-    const now = new Date();
-    const two = (n: number): string => String(n).padStart(2, '0');
-    const stamp = `${now.getFullYear()}${two(now.getMonth() + 1)}${two(now.getDate())}-${two(now.getHours())}${two(now.getMinutes())}${two(now.getSeconds())}`;
-    images.forEach((image, index) => {
-      const extension = EXTENSIONS[image.mimeType] ?? 'bin';
-      const numbered = images.length > 1 ? `-${index + 1}` : '';
-      const path = options.out ? outPath(options.out, index, extension) : resolve(`${toolName.replace(/[^\w.-]/g, '_')}-${stamp}${numbered}.${extension}`);
-      saved.set(image, writeImage(path, Buffer.from(image.data, 'base64'), options.out !== undefined));
-    });
-  }
-  if (options.json) {
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    for (const path of saved.values()) process.stderr.write(`tether: image saved to ${path}\n`);
-    return;
-  }
-  for (const item of result.content) {
-    if (item.type === 'text') process.stdout.write(`${item.text}\n`);
-    else if (item.type === 'image') process.stdout.write(`[${item.mimeType} image saved to ${saved.get(item)}]\n`);
-    else process.stdout.write(`${JSON.stringify(item)}\n`);
-  }
-}
-
-/** --out as given for the first image; FILE-2.EXT, FILE-3.EXT… for the next ones. */
-function outPath(out: string, index: number, extension: string): string {
-  if (index === 0) return resolve(out);
-  const given = extname(out);
-  return resolve(`${given ? out.slice(0, -given.length) : out}-${index + 1}${given || `.${extension}`}`);
-}
-
-/** Writes the file: --out replaces what is there, as `curl -o` does; a name Tether chose never does (NAME-2.png, …). */
-function writeImage(path: string, bytes: Buffer, replace: boolean): string {
-  for (let attempt = 1; ; attempt++) {
-    const candidate = attempt === 1 ? path : `${path.slice(0, -extname(path).length)}-${attempt}${extname(path)}`;
-    try {
-      writeFileSync(candidate, bytes, { flag: replace ? 'w' : 'wx' });
-      return candidate;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && !replace && attempt < 100) continue;
-      throw new ExitError(`Could not write the image to ${candidate}: ${(error as Error).message}`, EXIT_CODES.failed);
-    }
-  }
 }

@@ -5,23 +5,36 @@
  */
 import { HostLink } from '../../link/host-link.js';
 import { METHODS, TetherError, type ToolDescriptor } from '../../protocol/index.js';
+import { unknownTool } from '../../schema/suggest.js';
 import { writeJsonFailure } from '../json-failure.js';
 import { ProgressLine } from '../progress-line.js';
 import { noticeWaits } from '../wait-notice.js';
+import { DEFAULT_RELOAD_WAIT_MS, DEFAULT_WAIT_MS } from '../wait-defaults.js';
 
 export interface ToolsCommandOptions {
   project?: string;
   json?: boolean;
   waitMs?: number;
+  /** How long, in all, to wait for an editor away for a domain reload while its process runs. */
+  reloadWaitMs?: number;
 }
 
-export async function run(options: ToolsCommandOptions): Promise<void> {
-  const link = new HostLink({ ...(options.project ? { project: options.project } : {}), clientName: 'tether-tools' }).start();
-  const waitMs = options.waitMs ?? 10_000;
-  const stopNotices = noticeWaits(link, waitMs, new ProgressLine(process.stderr));
+/** Every tool, or only `only` (`tether tools TOOL`: the arguments of the tool about to be called). */
+export async function run(options: ToolsCommandOptions, only?: string): Promise<void> {
+  const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
+  const reloadWaitMs = options.reloadWaitMs ?? DEFAULT_RELOAD_WAIT_MS;
+  // It only lists: it answers no question from the editor, and says so.
+  const link = new HostLink({ ...(options.project ? { project: options.project } : {}), clientName: 'tether-tools', capabilities: {}, reloadWaitMs }).start();
+  const stopNotices = noticeWaits(link, { waitMs, reloadWaitMs }, new ProgressLine(process.stderr));
   // A failure is a TetherError, which the entry point reports (its message and code, exit 1).
   try {
-    const { tools } = await link.request<{ tools: ToolDescriptor[] }>(METHODS.toolsList, undefined, waitMs);
+    const { tools: all } = await link.request<{ tools: ToolDescriptor[] }>(METHODS.toolsList, undefined, waitMs);
+    const tools = only === undefined ? all : all.filter((tool) => tool.name === only);
+    if (only !== undefined && tools.length === 0)
+      throw unknownTool(
+        only,
+        all.map((tool) => tool.name),
+      );
     if (options.json) process.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
     else {
       // The terminal's width, within reason; 80 columns for a pipe or a file.

@@ -29,16 +29,23 @@ export interface ServeReport {
 
 export interface StatusReport {
   at: number;
+  /** The project --project named, when it named one: `editors` are only its editor's. */
+  project?: string;
   editors: EditorStatus[];
+  /** With --project: how many editors run for other projects, left out of `editors`. */
+  otherEditors?: number;
   /** Null when no tether serve runs for this $TETHER_HOME. */
   serve: ServeReport | null;
 }
 
 export async function gatherStatus(home: string, project?: string): Promise<StatusReport> {
   const wanted = project ? canonicalPath(project) : undefined;
-  const records = listHostRecords(hostsDir(home)).filter((r) => !wanted || pathContains(wanted, canonicalPath(r.projectPath)) || pathContains(canonicalPath(r.projectPath), wanted));
+  const all = listHostRecords(hostsDir(home));
+  const records = all.filter((r) => !wanted || pathContains(wanted, canonicalPath(r.projectPath)) || pathContains(canonicalPath(r.projectPath), wanted));
   const [editors, serve] = await Promise.all([Promise.all(records.map((record) => askEditorStatus(record, STATUS_CLIENT_NAME, ANSWER_MS))), serveReport(home)]);
-  return { at: Date.now(), editors, serve };
+  // What was asked for, and what was left out of the answer: "no editor" is only for that project.
+  const filter = wanted ? { project: wanted, otherEditors: all.length - records.length } : {};
+  return { at: Date.now(), ...filter, editors, serve };
 }
 
 /** Whether everything was read: every editor and tether serve (if it runs) answered. */

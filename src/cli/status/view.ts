@@ -9,11 +9,21 @@ const BAR_WIDTH = 10;
 
 export function renderStatus(report: StatusReport): string {
   const lines: string[] = [];
-  if (report.editors.length === 0) lines.push('No editor is running. Start one with `npm start`, `tether sandbox --project DIR`, or Unity with the Tether package.');
+  if (report.editors.length === 0) lines.push(noEditor(report));
   for (const editor of report.editors) lines.push(...editorLines(editor, report.at), '');
   if (report.serve) lines.push(...serveLines(report.serve, report.at));
   else lines.push('tether serve is not running.');
   return `${lines.join('\n').trimEnd()}\n`;
+}
+
+/** No editor to show: none at all, or none for the project asked for (while others may run). */
+function noEditor({ project, otherEditors = 0 }: StatusReport): string {
+  if (project === undefined) return 'No editor is running. Start one with `npm start`, `tether sandbox --project DIR`, or Unity with the Tether package.';
+  const others =
+    otherEditors === 0
+      ? 'none runs for another project either'
+      : `${otherEditors} ${otherEditors === 1 ? 'runs' : 'run'} for other projects (\`tether status\` shows ${otherEditors === 1 ? 'it' : 'them'})`;
+  return `No editor is running for ${project}; ${others}. Start one for it with \`tether sandbox --project ${project}\`, or open it in Unity with the Tether package.`;
 }
 
 function editorLines(editor: EditorStatus, now: number): string[] {

@@ -38,6 +38,7 @@ namespace Tether.Core.Protocol
         public const string OutcomeUnknown = "OUTCOME_UNKNOWN";
         public const string PathOutsideProject = "PATH_OUTSIDE_PROJECT";
         public const string DuplicateCall = "DUPLICATE_CALL";
+        public const string ResultNotWritten = "RESULT_NOT_WRITTEN";
 
         // Resources, prompts, client requests.
         public const string NotFound = "NOT_FOUND";
@@ -77,6 +78,7 @@ namespace Tether.Core.Protocol
             [OutcomeUnknown] = -32017,
             [PathOutsideProject] = -32018,
             [DuplicateCall] = -32019,
+            [ResultNotWritten] = -32020,
             [NotFound] = -32030,
             [NoClient] = -32031,
             [ClientRequestFailed] = -32032,
