@@ -124,3 +124,11 @@ export async function resumeStream(served: Served, headers: Record<string, strin
   await reader.cancel();
   return { status: resumed.status, text };
 }
+
+/**
+ * A wrong secret as long as the right one: the right one with its last character changed. A
+ * comparison that looked only at lengths would take it; a short "wrong" would never show that.
+ */
+export function sameLengthWrong(secret: string): string {
+  return `${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
+}

@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NODE22, NODE22_MISSING } from '../helpers/node22.js';
 import { REPO_ROOT, cleanupProcesses, createWorkspace, runToExit, startSandbox, type Workspace } from '../helpers/processes.js';
-import { startServe } from '../helpers/serve.js';
+import { sameLengthWrong, startServe } from '../helpers/serve.js';
 
 const require = createRequire(import.meta.url);
 const INSPECTOR = join(dirname(require.resolve('@modelcontextprotocol/inspector/package.json')), 'clients', 'launcher', 'build', 'index.js');
@@ -32,16 +32,29 @@ describe('a wrong bearer token', () => {
   it('is answered with an RFC 6750 invalid_token challenge that says where the token is, and no OAuth metadata', async () => {
     const workspace = createWorkspace();
     const served = await startServe(workspace);
-    const answer = await fetch(served.url, {
-      method: 'POST',
-      headers: { authorization: 'Bearer wrong', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: initialize,
-    });
-    expect(answer.status).toBe(401);
-    const challenge = answer.headers.get('www-authenticate') ?? '';
-    expect(challenge).toMatch(/^Bearer realm="tether", error="invalid_token", error_description="[^"\\]*\$TETHER_HOME\/serve\.json[^"\\]*"$/);
-    expect(challenge).not.toContain('resource_metadata');
-    expect(((await answer.json()) as { message: string }).message).toContain('$TETHER_HOME/serve.json');
+    const initializeWith = (token: string) =>
+      fetch(served.url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: initialize,
+      });
+    // A short one, and the real token with its last character changed: as long as the real one, and as wrong.
+    const sameLength = sameLengthWrong(served.token);
+    for (const [what, wrong] of [
+      ['short', 'wrong'],
+      ['same length', sameLength],
+    ] as const) {
+      const answer = await initializeWith(wrong);
+      expect(answer.status, what).toBe(401);
+      const challenge = answer.headers.get('www-authenticate') ?? '';
+      expect(challenge).toMatch(/^Bearer realm="tether", error="invalid_token", error_description="[^"\\]*\$TETHER_HOME\/serve\.json[^"\\]*"$/);
+      expect(challenge).not.toContain('resource_metadata');
+      expect(((await answer.json()) as { message: string }).message).toContain('$TETHER_HOME/serve.json');
+    }
+    // The same request with the right token is admitted: the refusals above were the token's.
+    const admitted = await initializeWith(served.token);
+    await admitted.text();
+    expect(admitted.status).toBe(200);
     const origin = new URL(served.url).origin;
     for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
       expect((await fetch(`${origin}${path}`)).status, path).toBe(404);

@@ -4,14 +4,15 @@
  */
 import { readFileSync, statSync, existsSync } from 'node:fs';
 import { once } from 'node:events';
+import { request } from 'node:http';
 import { createConnection, createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeHostRecord } from '../../src/discovery/host-record.js';
 import { MAX_BODY_DEPTH } from '../../src/http/mcp-requests.js';
-import { TetherProcess, cleanupProcesses, createWorkspace, startSandbox, type Workspace } from '../helpers/processes.js';
-import { closeHttpClients, connectHttp, openRawSession, startServe, type Served } from '../helpers/serve.js';
+import { TetherProcess, cleanupProcesses, createWorkspace, executedTools, startSandbox, type Workspace } from '../helpers/processes.js';
+import { closeHttpClients, connectHttp, openRawSession, sameLengthWrong, startServe, type Served } from '../helpers/serve.js';
 
 afterEach(async () => {
   await closeHttpClients();
@@ -41,30 +42,56 @@ function post(url: string, body: string, headers: Record<string, string>): Promi
   return fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } });
 }
 
+/** A POST /mcp on the server's own socket with exactly these headers (Host included, which fetch cannot set), read to its end. */
+function sendRaw(served: Served, body: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  const url = new URL(served.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 describe('tether serve', () => {
-  it('refuses no token (401), a wrong token (401), a bad Origin (403) and a bad Host (403), and nothing reaches the host', async () => {
+  it('refuses, inside a live session, no token or a wrong one (401), a bad Origin or Host (403) and a body too large (413), and none of those calls reaches the editor', async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace);
     const served = await serve(workspace);
+    // A session opened with the right token: its tools/call would run, were it not refused.
+    const { Authorization: _token, ...session } = await openRawSession(served);
     const auth = { authorization: `Bearer ${served.token}` };
-    expect((await post(served.url, callTool, {})).status).toBe(401);
-    expect((await post(served.url, callTool, { authorization: 'Bearer nope' })).status).toBe(401);
-    expect((await post(served.url, callTool, { ...auth, origin: 'https://evil.example' })).status).toBe(403);
-    const url = new URL(served.url);
-    const badHost = await new Promise<number>((resolve, reject) => {
-      import('node:http').then(({ request }) => {
-        const req = request({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: { ...auth, host: 'evil.example', 'content-type': 'application/json' } }, (res) =>
-          resolve(res.statusCode ?? 0),
-        );
-        req.on('error', reject);
-        req.end(callTool);
-      }, reject);
+    const call = (name: string) => JSON.stringify({ jsonrpc: '2.0', id: name, method: 'tools/call', params: { name: 'create_gameobject', arguments: { name } } });
+    // The positive control: the session's call with nothing wrong in it runs, and is counted.
+    const admitted = await sendRaw(served, call('Admitted'), { ...session, ...auth });
+    expect(admitted.status).toBe(200);
+    expect(admitted.body).toContain('Admitted');
+    expect(executedTools(workspace)).toEqual(['create_gameobject']);
+
+    const sameLength = sameLengthWrong(served.token);
+    expect(sameLength).toHaveLength(served.token.length);
+    const refused = {
+      noToken: (await sendRaw(served, call('NoToken'), session)).status,
+      shortWrongToken: (await sendRaw(served, call('ShortToken'), { ...session, authorization: 'Bearer nope' })).status,
+      sameLengthWrongToken: (await sendRaw(served, call('SameLengthToken'), { ...session, authorization: `Bearer ${sameLength}` })).status,
+      badOrigin: (await sendRaw(served, call('BadOrigin'), { ...session, ...auth, origin: 'https://evil.example' })).status,
+      badHost: (await sendRaw(served, call('BadHost'), { ...session, ...auth, host: 'evil.example' })).status,
+      tooLarge: (await sendRaw(served, call(`TooLarge${'x'.repeat(5 * 1024 * 1024)}`), { ...session, ...auth })).status,
+    };
+    // Statuses and executions together: a guard that let a call through shows in both.
+    expect({ refused, executed: executedTools(workspace) }).toEqual({
+      refused: { noToken: 401, shortWrongToken: 401, sameLengthWrongToken: 401, badOrigin: 403, badHost: 403, tooLarge: 413 },
+      executed: ['create_gameobject'],
     });
-    expect(badHost).toBe(403);
-    expect((await post(served.url, 'x'.repeat(5 * 1024 * 1024), auth)).status).toBe(413);
-    expect(executions(workspace)).toBe(0);
-    // The right token works.
-    expect((await post(served.url, initialize, auth)).status).toBe(200);
+    // The session itself is unharmed: the next good call runs.
+    expect((await sendRaw(served, call('After'), { ...session, ...auth })).status).toBe(200);
+    expect(executedTools(workspace)).toEqual(['create_gameobject', 'create_gameobject']);
   });
 
   it('refuses a body nested past the bound with a typed 400, in either protocol era, and keeps serving', async () => {
