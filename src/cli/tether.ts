@@ -124,7 +124,11 @@ program
   .command('mcp')
   .description('Serve MCP over stdio for the editor of a project (what MCP clients spawn).')
   .option('--project <dir>', 'the project whose editor to serve (default: the one containing the working directory, or the only one running)')
-  .option('--wait-ms <n>', 'how long a call waits for an editor that is starting or reloading (default: 20000)', integer)
+  .option(
+    '--wait-ms <n>',
+    `how long a call waits for an editor that is starting or away (default: 20000); for one reloading its code domain while its process runs, up to ${DEFAULT_RELOAD_WAIT_MS} ms in all`,
+    integer,
+  )
   .addOption(logLevelOption('stderr and $TETHER_HOME/logs/mcp.log'))
   .addOption(logFormatOption())
   .addHelpText(
@@ -147,7 +151,11 @@ program
   .option('--allowed-host <name>', 'also serve requests addressed to this host name, as remote clients name it (repeatable)', collect)
   .option('--allowed-origin <origin>', 'also let browser pages from this origin call (repeatable; loopback origins always may)', collect)
   .option('--project <dir>', 'the default project whose editor sessions are bound to')
-  .option('--wait-ms <n>', 'how long a call waits for an editor that is starting or reloading (default: 20000)', integer)
+  .option(
+    '--wait-ms <n>',
+    `how long a call waits for an editor that is starting or away (default: 20000); for one reloading its code domain while its process runs, up to ${DEFAULT_RELOAD_WAIT_MS} ms in all`,
+    integer,
+  )
   .option('--max-body-bytes <n>', 'largest request body (default: 4194304, 4 MiB)', positive)
   .option('--interactive-sessions <n>', 'capacity of the interactive session pool (default: 256)', positive)
   .option('--ephemeral-sessions <n>', 'capacity of the ephemeral session pool (X-Tether-Pool: ephemeral; default: 1024)', positive)

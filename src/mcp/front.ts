@@ -11,6 +11,7 @@ import { TetherError, type Agent, type HelloResult, type ToolDescriptor } from '
 import { tetherHome } from '../discovery/tether-home.js';
 import { HostLink, type HostLinkOptions, type LinkState } from '../link/host-link.js';
 import { createLongStringLifter } from '../link/long-string-lifter.js';
+import { DEFAULT_RELOAD_WAIT_MS } from '../link/reload-wait.js';
 import { CallsInFlight, type CallOptions, type CallOutcome, type PendingCall } from './calls-in-flight.js';
 import { EditorPresence } from './editor-presence.js';
 import { HostCatalog, type HostLists } from './host-catalog.js';
@@ -23,7 +24,10 @@ export type { HostLists } from './host-catalog.js';
 export interface FrontOptions {
   project?: string;
   cwd?: string;
-  /** How long a request waits for the editor when it is starting or reloading. */
+  /**
+   * How long a request waits for the editor when it is starting or away; one away for a domain
+   * reload while its process runs is waited for up to link.reloadWaitMs in all (60 s).
+   */
   waitMs?: number;
   /** Longest silence towards a client waiting on a call (with a progressToken). */
   keepaliveMs?: number;
@@ -100,6 +104,8 @@ export class Front {
     this.keepaliveMs = options.keepaliveMs ?? 2_500;
     const log = (this.log = options.logger);
     this.link = new HostLink({
+      // A tool that changes a script reloads the editor, often for longer than waitMs.
+      reloadWaitMs: DEFAULT_RELOAD_WAIT_MS,
       ...options.link,
       ...(options.liftLongStrings ? { liftStrings: createLongStringLifter() } : {}),
       ...(project ? { project } : {}),
