@@ -61,7 +61,11 @@ export function readResource(uri: string, { scene, console }: EditorState): Reso
 export function complete(params: CompleteParams, { scene }: EditorState): string[] {
   const value = params.argument.value.toLowerCase();
   if (params.ref.type === 'ref/resource' && params.argument.name === 'path') {
-    return scene.objects.map((o) => scene.pathOf(o)).filter((p) => p.toLowerCase().startsWith(value) || p.toLowerCase().includes(value));
+    // In hierarchy order, as the Hierarchy window lists them.
+    return scene
+      .walk()
+      .map((o) => scene.pathOf(o))
+      .filter((p) => p.toLowerCase().startsWith(value) || p.toLowerCase().includes(value));
   }
   if (params.ref.type === 'ref/prompt' && params.ref.name === 'build_and_verify' && params.argument.name === 'target') {
     return TARGETS.filter((t) => t.toLowerCase().startsWith(value));

@@ -5,6 +5,8 @@ import { sceneFileOf, sceneNameOf } from './scene-paths.js';
 import type { Component, GameObject, HierarchyNode, SceneFile, Vector3 } from './game-object.js';
 import { prefabStatus } from './prefabs/prefab-status.js';
 import { remapReferences } from './serialized/stored-references.js';
+import { findAtPath, inHierarchyOrder, moveToLastChild } from './hierarchy-order.js';
+import { unityEuler } from './euler-angles.js';
 
 export class Scene {
   private data: SceneFile;
@@ -50,8 +52,14 @@ export class Scene {
     this.save();
   }
 
+  /** The objects as the scene file lists them (creation order); what an agent sees in order comes from walk(). */
   get objects(): readonly GameObject[] {
     return this.data.objects;
+  }
+
+  /** Every object in hierarchy order: roots in scene order, children in sibling order, depth-first. */
+  walk(): GameObject[] {
+    return inHierarchyOrder(this.data.objects);
   }
 
   /** Counts the saves: every change is saved, so a different count means the hierarchy may have changed. */
@@ -79,10 +87,9 @@ export class Scene {
     return this.data.objects.find((o) => o.id === id);
   }
 
-  /** Finds by path ("/Root/Child"); names may repeat in Unity, the first match wins as there. */
+  /** Finds by path ("/Root/Child"); names may repeat in Unity: the first in hierarchy order wins, as there. */
   find(path: string): GameObject | undefined {
-    const normalized = path.startsWith('/') ? path : `/${path}`;
-    return this.data.objects.find((o) => this.pathOf(o) === normalized);
+    return findAtPath(this.data.objects, path);
   }
 
   require(path: string): GameObject {
@@ -100,7 +107,8 @@ export class Scene {
       active: true,
       tag: init.tag ?? 'Untagged',
       position: init.position ?? [0, 0, 0],
-      rotation: init.rotation ?? [0, 0, 0],
+      // As Unity keeps it: the rotation it reads back from the quaternion (-90 is 270).
+      rotation: unityEuler(init.rotation ?? [0, 0, 0]),
       scale: init.scale ?? [1, 1, 1],
       components: [{ type: 'Transform' }, ...(init.components ?? [])],
       ...(init.layer ? { layer: init.layer } : {}),
@@ -127,6 +135,12 @@ export class Scene {
     this.data.objects = this.data.objects.filter((o) => !doomed.has(o.id));
     this.save();
     return doomed.size;
+  }
+
+  /** Moves an object (with its children) under `parentId` (null: the scene root), last among its new siblings, and saves. */
+  reparent(object: GameObject, parentId: number | null): void {
+    moveToLastChild(this.data.objects, object, parentId);
+    this.save();
   }
 
   /** Copies an object and its children under `parentId` (null: the scene root), named `name`; returns the copy. */
@@ -185,7 +199,8 @@ export class Scene {
       active: o.active,
       tag: o.tag,
       position: o.position,
-      rotation: o.rotation,
+      // What Unity's localEulerAngles reads back, whatever form the file holds (a hand-written -90).
+      rotation: unityEuler(o.rotation),
       scale: o.scale,
       layer: o.layer ?? 0,
       components: o.components.map((c) => ({ type: c.type })),

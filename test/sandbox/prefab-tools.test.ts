@@ -66,9 +66,10 @@ describe('prefab tools through tether call', () => {
     });
     expect(placed.instance).toMatchObject({ path: '/Environment/Player 2', position: [3, 0, 3] });
     await mcp.ok('modify_gameobject', { path: '/Environment/Player 2', tag: 'Untagged', addComponents: ['BoxCollider'] });
+    // In hierarchy order, as Unity walks it: Environment's child before the later root Player.
     expect((await found(mcp, 'Player')).map((o) => [o.path, o.prefab])).toEqual([
-      ['/Player', { assetPath: PLAYER, instanceRoot: true, hasOverrides: false }],
       ['/Environment/Player 2', { assetPath: PLAYER, instanceRoot: true, hasOverrides: true }],
+      ['/Player', { assetPath: PLAYER, instanceRoot: true, hasOverrides: false }],
     ]);
     // get_hierarchy says it as find_gameobjects does, at every level.
     const tree = await callOk<{ objects: Node[] }>(workspace, 'get_hierarchy');
@@ -86,13 +87,13 @@ describe('prefab tools through tether call', () => {
       removedGameObjects: [],
     });
     expect(prefabText(workspace, PLAYER)).toContain('BoxCollider');
-    const [player] = await found(mcp, 'Player');
+    const player = (await found(mcp, 'Player')).find((o) => o.path === '/Player');
     expect(player).toMatchObject({ path: '/Player', tag: 'Untagged', prefab: { hasOverrides: false } });
     expect(player!.components.map((c) => c.type)).toContain('BoxCollider');
 
     expect(await callOk(workspace, 'undo')).toEqual({ performed: 1, names: ['Apply Prefab Player 2'] });
     expect(prefabText(workspace, PLAYER)).not.toContain('BoxCollider');
-    expect((await found(mcp, 'Player'))[0]).toMatchObject({ tag: 'Player' });
+    expect((await found(mcp, 'Player')).find((o) => o.path === '/Player')).toMatchObject({ tag: 'Player' });
     await callOk(workspace, 'redo');
     expect(prefabText(workspace, PLAYER)).toContain('BoxCollider');
   });

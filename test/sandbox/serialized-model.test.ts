@@ -1,9 +1,11 @@
 /**
  * The sandbox's serialized-field model without an editor: scripts read for their serialized
  * fields, values checked against field types (the same words as the Unity package's
- * SerializedValuesTests), the Transform's quaternion, and path globs (HierarchyGlobTests).
+ * SerializedValuesTests), the Transform's quaternion and the Euler angles Unity reads back from
+ * it, and path globs (HierarchyGlobTests).
  */
 import { describe, expect, it } from 'vitest';
+import { quaternionFromEuler, unityEuler } from '../../src/sandbox/euler-angles.js';
 import { pathGlob } from '../../src/sandbox/path-glob.js';
 import { eulerOf, quaternionOf } from '../../src/sandbox/serialized/component-values.js';
 import { arrayOf, enumOf, float, int, struct, vec3, type FieldSpec } from '../../src/sandbox/serialized/field-spec.js';
@@ -120,7 +122,75 @@ describe("the Transform's rotation", () => {
 
   it('gives back angles from 0 to 360 for any rotation', () => {
     expect(eulerOf(quaternionOf([50, -30, 10]))).toEqual([50, 330, 10]);
-    expect(eulerOf(quaternionOf([90, 20, 0]))).toEqual([90, 20, 0]);
+    // In gimbal lock (X at 90°) Y and Z turn about one axis: Unity's quatToEuler puts it all in Z, Y 0.
+    expect(eulerOf(quaternionOf([90, 20, 0]))).toEqual([90, 0, 340]);
+  });
+
+  it("gives the stored angles' quaternion the sign Quaternion.Euler gives the angles as they were given", () => {
+    // -90 is stored as 270 (unityEuler below), whose own quaternion is the negated one.
+    expect(quaternionOf([0, 270, 0])).toEqual([0, -0.707107, 0, 0.707107]);
+    expect(quaternionOf([50, 330, 0])).toEqual(quaternionOf([50, -30, 0]));
+    expect(quaternionOf([0, 180, 180])).toEqual([1, 0, 0, 0]);
+  });
+});
+
+describe('Euler angles as Unity reads them back (localEulerAngles)', () => {
+  it.each([
+    [
+      [0, -90, 0],
+      [0, 270, 0],
+    ],
+    [
+      [50, -30, 0],
+      [50, 330, 0],
+    ],
+    [
+      [30, 45, 60],
+      [30, 45, 60],
+    ],
+    // X past 90° is read back the other way round.
+    [
+      [180, 0, 0],
+      [0, 180, 180],
+    ],
+    [
+      [400, -400, 720],
+      [40, 320, 0],
+    ],
+    // Gimbal lock: all of the turn about the vertical in Z.
+    [
+      [90, 20, 0],
+      [90, 0, 340],
+    ],
+    [
+      [-90, 20, 10],
+      [270, 0, 30],
+    ],
+    // Just below 0, within 0.0001 rad, an angle stays negative (Quaternion.eulerAngles' Internal_MakePositive).
+    [
+      [-0.001, 0, 0],
+      [-0.001, 0, 0],
+    ],
+    [
+      [0, 0, -1e-9],
+      [0, 0, 0],
+    ],
+  ])('%j reads back as %j', (given, read) => {
+    expect(unityEuler(given)).toEqual(read);
+    // What is stored reads back as itself: the scene file says what the tools report.
+    expect(unityEuler(read)).toEqual(read);
+  });
+
+  it('keeps the rotation: the quaternions of the given and the read angles are one rotation', () => {
+    for (const given of [
+      [10, 20, 30],
+      [-45, 200, -170],
+      [89.99, 5, 7],
+      [270, 90, 45],
+    ]) {
+      const [a, b] = [quaternionFromEuler(given), quaternionFromEuler(unityEuler(given))];
+      expect(Math.abs(a.reduce((sum, v, n) => sum + v * b[n]!, 0)), JSON.stringify(given)).toBeCloseTo(1, 6);
+    }
   });
 });
 

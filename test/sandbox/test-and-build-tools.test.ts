@@ -3,9 +3,11 @@
  * Framework's, progress as each test starts and ends, each test's outcome, message and stack;
  * builds with their summary, where the player may go (and why not elsewhere), scenes, options,
  * and a build refused while scripts do not compile; play_mode's "enter" and run_tests refused
- * then too, as the Unity package refuses them (EditorUtility.scriptCompilationFailed).
+ * then too, as the Unity package refuses them (EditorUtility.scriptCompilationFailed), and the
+ * Edit/Play menu item staying in edit mode as Unity's does; the scenes built by default (Build
+ * Settings).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
@@ -174,5 +176,55 @@ describe('play_mode and run_tests while the scripts do not compile', () => {
     const play = await failure(mcp.client, 'play_mode', { action: 'enter' });
     expect(play.text).toBe(`${PLAY_REFUSED}\nAssets/Broken.cs(1,15): error CS1513: } expected [TOOL_FAILED]`);
     expect((await failure(mcp.client, 'build_player', {})).text).toContain('Assets/Broken.cs(1,15): error CS1513: } expected');
+  });
+
+  it("leaves Edit/Play in edit mode, Unity's words in the console, answering as the Unity package does (the item ran)", async () => {
+    writeFileSync(join(broken.project, 'Assets', 'Broken.cs'), 'class Broken {\n');
+    await mcp.ok('clear_console');
+    // EditorApplication.ExecuteMenuItem returns true: Unity ran the item, which did not enter play mode.
+    expect(await mcp.ok('execute_menu_item', { menuPath: 'Edit/Play' })).toEqual({ menuPath: 'Edit/Play', result: { executed: true } });
+    expect(await mcp.ok('get_editor_state')).toMatchObject({ playing: false });
+    const errors = await mcp.ok<{ entries: Array<{ message: string }> }>('read_console', { types: ['error'] });
+    expect(errors.entries.map((e) => e.message)).toEqual(['All compiler errors have to be fixed before you can enter playmode!']);
+
+    // Fixed, the item enters play mode; broken again, it still exits it.
+    rmSync(join(broken.project, 'Assets', 'Broken.cs'));
+    expect(await mcp.ok('execute_menu_item', { menuPath: 'Edit/Play' })).toMatchObject({ menuPath: 'Edit/Play', result: { playing: true, changed: true } });
+    writeFileSync(join(broken.project, 'Assets', 'Broken.cs'), 'class Broken {\n');
+    expect(await mcp.ok('execute_menu_item', { menuPath: 'Edit/Play' })).toMatchObject({ menuPath: 'Edit/Play', result: { playing: false, changed: true } });
+  });
+});
+
+/** ProjectSettings/EditorBuildSettings.json, the sandbox's Build Settings. */
+function writeBuildSettings(project: string, scenes: Array<{ path: string; enabled: boolean }>): void {
+  writeFileSync(join(project, 'ProjectSettings', 'EditorBuildSettings.json'), JSON.stringify({ scenes }));
+}
+
+describe("build_player's scenes when it is given none", () => {
+  const { workspace, mcp } = sharedSandbox({ args: ['--build-seconds', '0.2'] });
+  const SAMPLE = 'Assets/Scenes/SampleScene.unity';
+  const LEVEL = 'Assets/Scenes/Level2.unity';
+
+  it("are the Build Settings' enabled scenes, as in Unity; with none, Unity builds the open scene and the summary says scenes: []", async () => {
+    // A second scene, which the sample's Build Settings do not list (only SampleScene, as a new Unity project's).
+    await mcp.ok('create_scene', { path: LEVEL, additive: true, setActive: false });
+    expect((await mcp.ok<Build>('build_player')).scenes).toEqual([SAMPLE]);
+
+    writeBuildSettings(workspace.project, [
+      { path: SAMPLE, enabled: false },
+      { path: LEVEL, enabled: true },
+    ]);
+    expect((await mcp.ok<Build>('build_player')).scenes).toEqual([LEVEL]);
+
+    writeBuildSettings(workspace.project, [{ path: SAMPLE, enabled: false }]);
+    const open = await mcp.ok<Build>('build_player');
+    expect(open.scenes).toEqual([]);
+    expect(readFileSync(join(workspace.project, open.location), 'utf8')).toContain(`(${SAMPLE})`);
+    rmSync(join(workspace.project, 'ProjectSettings', 'EditorBuildSettings.json'));
+    expect((await mcp.ok<Build>('build_player')).scenes).toEqual([]);
+
+    // Scenes given are built as given, listed or not.
+    expect((await mcp.ok<Build>('build_player', { scenes: [LEVEL, SAMPLE] })).scenes).toEqual([LEVEL, SAMPLE]);
+    expect((buildLog(workspace) as Array<{ scenes?: string[] }>).map((b) => b.scenes)).toEqual([[SAMPLE], [LEVEL], [], [], [LEVEL, SAMPLE]]);
   });
 });

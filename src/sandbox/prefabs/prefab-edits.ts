@@ -6,6 +6,7 @@
  */
 import type { GameObject, SceneFile, Vector3 } from '../game-object.js';
 import { nameOf } from '../assets/asset-paths.js';
+import { unityEuler } from '../euler-angles.js';
 import { nest, type PrefabFile } from './prefab-file.js';
 import { instanceParts, instancesOf, subtree } from './instance-parts.js';
 import { remapReferences } from '../serialized/stored-references.js';
@@ -38,7 +39,8 @@ export function instantiate(data: SceneFile, file: PrefabFile, asset: string, pa
   const root = objects[0]!;
   if (init.name !== undefined) root.name = init.name;
   if (init.position) root.position = init.position;
-  if (init.rotation) root.rotation = init.rotation;
+  // As Unity reads it back from the quaternion (-90 is 270).
+  if (init.rotation) root.rotation = unityEuler(init.rotation);
   data.objects.push(...objects);
   return root;
 }

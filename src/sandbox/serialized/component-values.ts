@@ -10,6 +10,7 @@ import type { Component, GameObject, Vector3 } from '../game-object.js';
 import { arrayOf, bool, defaultOf, float, ref, string, struct, type FieldMap, type FieldSpec } from './field-spec.js';
 import type { ScriptCatalog } from './script-fields.js';
 import { normalize } from './values.js';
+import { eulerFromQuaternion, quaternionFromEuler } from '../euler-angles.js';
 
 export interface ComponentSchema {
   /** The type as Unity names it (short): "Rigidbody", "Health". */
@@ -91,32 +92,24 @@ function storedValue(schema: ComponentSchema, name: string, value: unknown): unk
   return reference.asset === 'Library/unity default resources' && reference.name ? reference.name : value;
 }
 
-const RADIANS = Math.PI / 180;
 const round = (v: number): number => Math.round(v * 1e6) / 1e6 + 0;
 
-/** Unity's Quaternion.Euler: Z, then X, then Y, as [x, y, z, w]. */
-export function quaternionOf([x, y, z]: readonly number[]): number[] {
-  const [sx, cx] = [Math.sin(((x ?? 0) * RADIANS) / 2), Math.cos(((x ?? 0) * RADIANS) / 2)];
-  const [sy, cy] = [Math.sin(((y ?? 0) * RADIANS) / 2), Math.cos(((y ?? 0) * RADIANS) / 2)];
-  const [sz, cz] = [Math.sin(((z ?? 0) * RADIANS) / 2), Math.cos(((z ?? 0) * RADIANS) / 2)];
-  return [cy * sx * cz + sy * cx * sz, sy * cx * cz - cy * sx * sz, cy * cx * sz - sy * sx * cz, cy * cx * cz + sy * sx * sz].map(round);
+/**
+ * m_LocalRotation for the stored angles: Unity's Quaternion.Euler (Z, then X, then Y) as
+ * [x, y, z, w], to six decimals, with w >= 0. The sign: q and -q are one rotation, and Unity keeps
+ * the one Quaternion.Euler made from the angles it was given, but the sandbox stores the angles
+ * as Unity reads them back (0 to 360), whose quaternion may be the other: -90 is stored as 270,
+ * and Euler(0, 270, 0) is -Euler(0, -90, 0). Angles given each within ±180° (as agents give them)
+ * make a quaternion with w >= 0 but for rare combinations, so that sign is Unity's as a rule.
+ */
+export function quaternionOf(euler: readonly number[]): number[] {
+  const q = quaternionFromEuler(euler).map(round);
+  // With w 0 (a half turn), the first component that is not 0 is positive, as Euler(180, 0, 0) is [1, 0, 0, 0].
+  const leading = q[3] !== 0 ? q[3]! : (q.find((v) => v !== 0) ?? 1);
+  return leading < 0 ? q.map((v) => -v + 0) : q;
 }
 
-/** The Euler angles (degrees, 0 to 360, as Unity's eulerAngles) of a quaternion, normalized first. */
+/** The Euler angles Unity's eulerAngles reads from a quaternion (normalized first), to a thousandth of a degree: what a quaternion rounded to six decimals can tell apart. */
 export function eulerOf(q: readonly number[]): Vector3 {
-  const length = Math.hypot(...q) || 1;
-  const [x, y, z, w] = q.map((v) => v / length) as [number, number, number, number];
-  const sinX = Math.max(-1, Math.min(1, -2 * (y * z - w * x)));
-  const pitch = Math.asin(sinX);
-  let yaw: number;
-  let roll: number;
-  if (Math.abs(sinX) > 0.999999) {
-    yaw = Math.atan2(-2 * (x * z - w * y), 1 - 2 * (y * y + z * z));
-    roll = 0;
-  } else {
-    yaw = Math.atan2(2 * (x * z + w * y), 1 - 2 * (x * x + y * y));
-    roll = Math.atan2(2 * (x * y + w * z), 1 - 2 * (x * x + z * z));
-  }
-  // To a thousandth of a degree: what a quaternion rounded to six decimals can tell apart.
-  return [pitch, yaw, roll].map((angle) => ((Math.round(((((angle / RADIANS) % 360) + 360) % 360) * 1000) / 1000) % 360) + 0) as Vector3;
+  return eulerFromQuaternion(q).map((angle) => Math.round(angle * 1000) / 1000 + 0) as Vector3;
 }

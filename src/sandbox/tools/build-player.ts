@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { TetherError } from '../../protocol/index.js';
+import { enabledBuildScenes } from '../build-settings.js';
 import { scenePath } from '../scene-paths.js';
 import { scriptCompileErrors } from './script-compilation.js';
 import { didYouMean, invalidArgument } from './tool-errors.js';
@@ -78,10 +79,15 @@ function outputFolder(context: MainThreadContext, request: BuildRequest): { show
   return { shown, full };
 }
 
-/** The scenes to build: those given (each must exist), or every scene of the project (the sandbox has no Build Settings). */
+/**
+ * The scenes to build, as the Unity package's ScenesToBuild: those given (each must exist), or
+ * the enabled scenes of the Build Settings (build-settings.ts), which may be none: then Unity
+ * builds the open scene (BuildPlayerOptions.scenes: "If empty, the currently open Scene will be
+ * built"), and the summary says `scenes: []`, as the package's does.
+ */
 function buildScenes(context: MainThreadContext, scenes: string[] | undefined): string[] {
+  if (scenes === undefined) return enabledBuildScenes(context.project);
   const known = context.scenes.assets();
-  if (scenes === undefined) return known.length > 0 ? known : [context.scene.path];
   return scenes.map((input, index) => {
     const path = scenePath(context.project, input, 'build_player', `scenes.${index}`);
     if (known.includes(path)) return path;
@@ -135,7 +141,9 @@ export function buildPlayer(context: MainThreadContext, target: BuildRequest['ta
     throw new TetherError('CANCELLED', `The ${target} build was cancelled after it started; no player was produced.`, { target, started: true });
   }
   const finishedAt = new Date().toISOString();
-  const player = `Sandbox player for ${target} (${scenes.join(', ')}), built ${finishedAt}${development ? ', development' : ''}\n`;
+  // What the player holds: with no scene listed, the open one, as Unity builds it.
+  const built = scenes.length > 0 ? scenes : [context.scene.path];
+  const player = `Sandbox player for ${target} (${built.join(', ')}), built ${finishedAt}${development ? ', development' : ''}\n`;
   const locationFull = resolve(context.project.root, location);
   // A macOS app, an iOS project and a WebGL site are folders; the other players are one file.
   const isFolder = location === output.shown || location.endsWith('.app');

@@ -79,10 +79,8 @@ export const gameObjectTools = [
           problem,
         });
       }
-      undo.group(`Reparent ${object.name}`, () => {
-        object.parentId = target?.id ?? null;
-        scene.save();
-      });
+      // Last among its new siblings, as Undo.SetTransformParent makes it; undo puts it back where it was.
+      undo.group(`Reparent ${object.name}`, () => scene.reparent(object, target?.id ?? null));
       return noteEdit(context, { reparented: describeGameObject(scene, object), previousPath });
     },
   }),

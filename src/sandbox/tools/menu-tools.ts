@@ -7,6 +7,7 @@ import { TetherError } from '../../protocol/index.js';
 import { closestNames } from '../../schema/suggest.js';
 import { buildPlayer, compileScripts, compiledAnswer, type CompileOutcome } from './editor-tools.js';
 import { setPlayMode } from './play-mode-tool.js';
+import { scriptCompileErrors } from './script-compilation.js';
 import { defineTool, type MainThreadContext } from './tool.js';
 
 interface MenuItem {
@@ -17,12 +18,30 @@ interface MenuItem {
   compiles?: true;
 }
 
+/** What Unity says when asked to enter play mode while the scripts do not compile (SceneView.ShowCompileErrorNotification), word for word. */
+const PLAY_MODE_COMPILE_ERRORS = 'All compiler errors have to be fixed before you can enter playmode!';
+
+/**
+ * Edit/Play as Unity runs it. Entering while the scripts do not compile, Unity stays in edit
+ * mode and says so (a notification in the Scene view, or, where no Scene view shows one, as
+ * the sandbox has none, an error in the console); the item still ran, so ExecuteMenuItem
+ * returns true and the Unity package answers { executed: true }, as this does. Exiting is
+ * never refused. Unlike play_mode, which refuses to enter then (PlayModeTool).
+ */
+function togglePlayMode(context: MainThreadContext): unknown {
+  if (!context.playing && scriptCompileErrors(context).length > 0) {
+    context.console.write('error', PLAY_MODE_COMPILE_ERRORS);
+    return { executed: true };
+  }
+  return setPlayMode(context, context.playing ? 'exit' : 'enter');
+}
+
 const MENU: MenuItem[] = [
   { path: 'File/Save', description: 'Saves the open scene.', run: ({ scene }) => (scene.save(), { saved: scene.name }) },
   { path: 'File/Save Project', description: 'Saves all assets.', run: ({ scene }) => (scene.save(), { saved: 'project' }) },
   { path: 'File/Build And Run', description: 'Builds the player for the default target (blocks the editor).', run: (c) => buildPlayer(c, 'StandaloneLinux64', false) },
   { path: 'Assets/Refresh', description: 'Reimports changed assets and recompiles scripts (reloads the domain).', run: (c) => compileScripts(c), compiles: true },
-  { path: 'Edit/Play', description: 'Toggles play mode.', run: (c) => setPlayMode(c, c.playing ? 'exit' : 'enter') },
+  { path: 'Edit/Play', description: 'Toggles play mode.', run: (c) => togglePlayMode(c) },
   {
     path: 'GameObject/Create Empty',
     description: 'Creates an empty GameObject at the scene root.',

@@ -10,6 +10,7 @@ import { posix } from 'node:path';
 import { z } from 'zod';
 import { TetherError } from '../../protocol/index.js';
 import { assetPath, assetTaken } from '../assets/asset-paths.js';
+import { unityEuler } from '../euler-angles.js';
 import { byIdOf, holdsInstance, instanceRootOf } from '../prefabs/instance-parts.js';
 import { applyInstance, connect, instantiate, rebuild } from '../prefabs/prefab-edits.js';
 import { describePrefab, loadPrefab, PREFAB_EXTENSION, readPrefab, writePrefab, type PrefabFile } from '../prefabs/prefab-file.js';
@@ -47,7 +48,7 @@ const overridesSummary = z.object({
 const instancePath = z.string().describe('A GameObject of the prefab instance, e.g. "/Enemy" (its outermost instance root is used).');
 
 function describeInstance(scene: Scene, object: GameObject): z.infer<typeof instanceInfo> {
-  return { id: object.id, name: object.name, path: scene.pathOf(object), assetPath: object.prefab!.asset, position: object.position, rotation: object.rotation, scale: object.scale };
+  return { id: object.id, name: object.name, path: scene.pathOf(object), assetPath: object.prefab!.asset, position: object.position, rotation: unityEuler(object.rotation), scale: object.scale };
 }
 
 /** Nested prefabs are not modelled: no prefab is made or placed inside the prefab open in prefab mode. */

@@ -7,6 +7,7 @@ import { requireLayer } from '../layers.js';
 import { pathGlob } from '../path-glob.js';
 import { PRIMITIVES, primitiveComponents } from '../primitives.js';
 import { requireTag } from '../tags.js';
+import { unityEuler } from '../euler-angles.js';
 import { componentTypes } from './component-choice.js';
 import { gameObjectInfo, objectName, vector3 } from './gameobject-schemas.js';
 import { noteEdit } from './play-mode-tool.js';
@@ -49,7 +50,8 @@ export const sceneTools = [
       const needle = name?.toLowerCase();
       const inPath = path === undefined ? undefined : pathGlob(path);
       const onLayer = layer === undefined ? undefined : requireLayer(project, layer, 'find_gameobjects');
-      const matches = scene.objects.filter(
+      // In hierarchy order, as the Unity package walks the scene: with `limit`, the same objects come first.
+      const matches = scene.walk().filter(
         (o) =>
           (!needle || o.name.toLowerCase().includes(needle)) &&
           // A type by its short or full name ("Light", "UnityEngine.Light"), as the Unity package matches it.
@@ -128,7 +130,8 @@ export const sceneTools = [
       undo.group(`Modify ${object.name}`, () => {
         if (args.name !== undefined) object.name = args.name;
         if (args.position) object.position = args.position;
-        if (args.rotation) object.rotation = args.rotation;
+        // Stored as Unity reads it back from the quaternion (-90 is 270), so the file says what is reported.
+        if (args.rotation) object.rotation = unityEuler(args.rotation);
         if (args.scale) object.scale = args.scale;
         if (args.active !== undefined) object.active = args.active;
         if (args.tag !== undefined) object.tag = args.tag;
