@@ -81,6 +81,14 @@ export const callErrors = {
   deadlineExceeded: (callId: string, tool: string, deadlineMs: number): TetherError =>
     new TetherError('DEADLINE_EXCEEDED', `"${tool}" ran past its ${deadlineMs} ms deadline and was cancelled. Raise the deadline for longer work.`, { callId, deadlineMs }),
 
+  /** The tool did not stop within the grace after its deadline: the host stopped waiting for it (protocol.md §8.6). */
+  givenUpAfterDeadline: (callId: string, tool: string, deadlineMs: number, graceMs: number): TetherError =>
+    new TetherError(
+      'OUTCOME_UNKNOWN',
+      `"${tool}" did not stop within ${graceMs} ms of its ${deadlineMs} ms deadline (it did not heed its cancellation), so the host stopped waiting for it. It may still be running, and what it did is unknown: check the editor before calling it again.`,
+      { callId, tool, deadlineMs, graceMs },
+    ),
+
   sharedOutcomeUnknown: (callId: string): TetherError => new TetherError('OUTCOME_UNKNOWN', `The call "${callId}" shared an execution whose outcome is unknown.`),
 
   noClient: (callId: string, kind: 'elicit' | 'sample'): TetherError =>

@@ -16,7 +16,7 @@ import { callErrors } from './call-errors.js';
 import type { CallObserver } from './call-observer.js';
 import { callOverview, type CallOverview } from './call-overview.js';
 import { copyOutcome, outcomeOf, recordFinal, stateFor, statusOf, wireError } from './call-outcomes.js';
-import { CallRunner } from './call-runner.js';
+import { CallRunner, DEFAULT_DEADLINE_GRACE_MS } from './call-runner.js';
 import { MainThreadExecutor } from './executor.js';
 import { HeartbeatTicker } from './heartbeat.js';
 import { isFinal, type JournalEntry } from './journal-entry.js';
@@ -31,6 +31,8 @@ export interface CallManagerOptions {
   heartbeatMs: number;
   /** Execution deadline when neither the call nor the tool sets one. */
   defaultDeadlineMs: number;
+  /** How long past its deadline a tool that has not stopped is waited for (protocol.md §8.6). */
+  deadlineGraceMs?: number;
   /**
    * After a restart or a reload, how long the calls queued before it wait for their
    * requesters to come back before they run (protocol.md §8.5): a cancel sent while the host
@@ -57,7 +59,7 @@ export class CallManager {
   private readonly runner: CallRunner;
   /** Set once the host closes for good (cancelQueued): why nothing more starts. */
   private closedForGood: string | undefined;
-  private readonly executor = new MainThreadExecutor<LiveCall>((call) => this.runner.run(call));
+  private readonly executor = new MainThreadExecutor<LiveCall>((call, release) => this.runner.run(call, release));
   private readonly heartbeat: HeartbeatTicker<LiveCall>;
   private readonly grace = new RequeueGrace<LiveCall>();
 
@@ -67,6 +69,7 @@ export class CallManager {
       journal: options.journal,
       tools: () => options.tools(),
       defaultDeadlineMs: options.defaultDeadlineMs,
+      deadlineGraceMs: options.deadlineGraceMs ?? DEFAULT_DEADLINE_GRACE_MS,
       finish: (call, result, error) => this.finish(call, result, error),
     });
     this.heartbeat = new HeartbeatTicker(

@@ -11,7 +11,11 @@ export class MainThreadExecutor<T> {
   private paused = false;
   private held = false;
 
-  constructor(private readonly run: (item: T) => Promise<void>) {}
+  /**
+   * `run` may call `release` before its promise settles: the item no longer holds the main
+   * thread (a tool given up past its deadline), and the next one may start.
+   */
+  constructor(private readonly run: (item: T, release: () => void) => Promise<void>) {}
 
   get queued(): number {
     let count = 0;
@@ -105,10 +109,13 @@ export class MainThreadExecutor<T> {
     if (items.length > 0) this.turnOrder.push(lane);
     else this.lanes.delete(lane);
     this.running = true;
+    let done = false;
     const next = (): void => {
+      if (done) return;
+      done = true;
       this.running = false;
       this.pump();
     };
-    this.run(item).then(next, next);
+    this.run(item, next).then(next, next);
   }
 }

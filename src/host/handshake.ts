@@ -52,6 +52,7 @@ export function helloResultOf(core: Pick<HostCore, 'options' | 'identity'>, stat
     },
     limits: options.limits,
     heartbeatMs: options.heartbeatMs,
+    deadlineGraceMs: options.deadlineGraceMs,
     state,
     connectionId,
   };

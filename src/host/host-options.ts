@@ -4,6 +4,7 @@ import { resolveLimits, type ByeReason, type FrameLimits } from '../protocol/ind
 import { hostsDir, tetherHome } from '../discovery/tether-home.js';
 import type { JournalStore } from './journal-store.js';
 import { DEFAULT_READ_ONLY_BUDGET_BYTES } from './call-journal.js';
+import { DEFAULT_DEADLINE_GRACE_MS } from './call-runner.js';
 
 export interface HostOptions {
   /** What kind of editor this is ("unity", "sandbox", "godot", …). */
@@ -36,6 +37,11 @@ export interface HostOptions {
   heartbeatMs?: number;
   /** Execution deadline when neither call nor tool sets one (default 10 min). */
   defaultDeadlineMs?: number;
+  /**
+   * How long past its deadline a tool that has not stopped is waited for before its call is
+   * given up, outcome unknown (protocol.md §8.6; default 30 s). Advertised in the hello.
+   */
+  deadlineGraceMs?: number;
   /**
    * After a restart or reload, how long calls queued before it wait for their requesters to
    * come back (and perhaps cancel them) before they run; 0 runs them at once (default 2 s).
@@ -89,6 +95,7 @@ export function resolveHostOptions(options: HostOptions): ResolvedOptions {
     readOnlyBudgetBytes: DEFAULT_READ_ONLY_BUDGET_BYTES,
     heartbeatMs: 5_000,
     defaultDeadlineMs: 10 * 60_000,
+    deadlineGraceMs: DEFAULT_DEADLINE_GRACE_MS,
     requeueGraceMs: 2_000,
     handshakeTimeoutMs: 10_000,
     maxPendingHandshakes: 32,

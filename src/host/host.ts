@@ -77,6 +77,7 @@ export class Host implements HostCore {
       tools: () => this.tools,
       heartbeatMs: this.options.heartbeatMs,
       defaultDeadlineMs: this.options.defaultDeadlineMs,
+      deadlineGraceMs: this.options.deadlineGraceMs,
       requeueGraceMs: this.options.requeueGraceMs,
       afterRestart: this.options.afterRestart === true,
     });

@@ -46,6 +46,10 @@ export class LiveCall {
   lastProgress: ToolProgress = {};
   /** Queued behind other work: its requesters are told when it starts running. */
   waited = false;
+  /** Its deadline passed and its signal fired: the grace before it is given up has begun. */
+  overdue = false;
+  /** Frees the main thread for the next call (the executor's), while the tool may still run. */
+  releaseMainThread: (() => void) | undefined;
 
   constructor(
     /** The entry of the callId that actually executes. */

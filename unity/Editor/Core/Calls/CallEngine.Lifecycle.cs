@@ -183,8 +183,7 @@ namespace Tether.Core.Calls
             if (call.Waited) SendProgress(call, false);
             // The deadline counts running time only, from now (protocol.md §8.6).
             var deadlineMs = entry.DeadlineMs ?? _options.DefaultDeadlineMs;
-            call.Deadline = _loop.SetTimeout(deadlineMs, () =>
-                signal.Fire(CallErrors.DeadlineExceeded(entry.CallId, entry.Tool, deadlineMs), ReportCallbackError));
+            call.Deadline = _loop.SetTimeout(deadlineMs, () => Overdue(call, signal, deadlineMs));
             var context = new CallToolContext(this, call, signal, _loop);
             try
             {
@@ -195,6 +194,25 @@ namespace Tether.Core.Calls
                 // The main thread would not take the work (an editor tearing down): the tool did not run.
                 ToolEnded(call, tool.Name, new ToolOutcome { Thrown = refused });
             }
+        }
+
+        /// <summary>
+        /// The call's deadline passed: its signal fires, and a tool that heeds it ends. One that
+        /// does not is waited for DeadlineGraceMs more, then given up (protocol.md §8.6): its
+        /// requesters hear that the outcome is unknown, and the next call may start, where it
+        /// would otherwise hold them, and every call queued behind it, for ever.
+        /// </summary>
+        private void Overdue(LiveCall call, CallSignal signal, long deadlineMs)
+        {
+            var entry = call.Entry;
+            signal.Fire(CallErrors.DeadlineExceeded(entry.CallId, entry.Tool, deadlineMs), ReportCallbackError);
+            var graceMs = _options.DeadlineGraceMs;
+            call.Deadline = _loop.SetTimeout(graceMs, () =>
+            {
+                if (entry.IsFinal) return;
+                _log.Warning("Tether gave up waiting for \"" + entry.Tool + "\" (call \"" + entry.CallId + "\"): it did not stop within " + graceMs + " ms of its deadline. It may still be running.");
+                Finish(call, null, CallErrors.GivenUpAfterDeadline(entry.CallId, entry.Tool, deadlineMs, graceMs));
+            });
         }
 
         /// <summary>

@@ -28,6 +28,13 @@ namespace Tether.Core.Calls
         public long DefaultDeadlineMs = 600_000;
 
         /// <summary>
+        /// How long past its deadline a tool that has not stopped is waited for before the call is
+        /// given up, its outcome unknown (protocol.md §8.6): a tool that ignores its signal must not
+        /// hold its requesters, and every call queued behind it, for ever. Advertised in the hello.
+        /// </summary>
+        public long DeadlineGraceMs = 30_000;
+
+        /// <summary>
         /// After a restart or a reload, how long the calls queued before it wait for their
         /// requesters to come back before they run (protocol.md §8.5): a cancel sent while the host
         /// was away must still find them queued. 0 runs them at once.

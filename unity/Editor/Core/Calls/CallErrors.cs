@@ -86,6 +86,12 @@ namespace Tether.Core.Calls
             "\"" + tool + "\" ran past its " + deadlineMs + " ms deadline and was cancelled. Raise the deadline for longer work.",
             new JObject { ["callId"] = callId, ["deadlineMs"] = deadlineMs });
 
+        /// <summary>The tool did not stop within the grace after its deadline: the host stopped waiting for it (protocol.md §8.6).</summary>
+        public static TetherException GivenUpAfterDeadline(string callId, string tool, long deadlineMs, long graceMs) => new TetherException(
+            ErrorCodes.OutcomeUnknown,
+            "\"" + tool + "\" did not stop within " + graceMs + " ms of its " + deadlineMs + " ms deadline (it did not heed its cancellation), so the host stopped waiting for it. It may still be running, and what it did is unknown: check the editor before calling it again.",
+            new JObject { ["callId"] = callId, ["tool"] = tool, ["deadlineMs"] = deadlineMs, ["graceMs"] = graceMs });
+
         public static TetherException SharedOutcomeUnknown(string callId) => new TetherException(
             ErrorCodes.OutcomeUnknown,
             "The call \"" + callId + "\" shared an execution whose outcome is unknown.");

@@ -143,6 +143,7 @@ namespace Tether.Core.Host
                     ["frameTimeoutMs"] = Limits.FrameTimeoutMs,
                 },
                 ["heartbeatMs"] = Options.HeartbeatMs,
+                ["deadlineGraceMs"] = Options.DeadlineGraceMs,
                 ["state"] = State,
                 ["connectionId"] = connectionId,
             };

@@ -270,6 +270,7 @@ namespace Tether.Core.Host
                     Loop = Loop,
                     HeartbeatMs = _options.HeartbeatMs,
                     DefaultDeadlineMs = _options.DefaultDeadlineMs,
+                    DeadlineGraceMs = _options.DeadlineGraceMs,
                     RequeueGraceMs = _options.RequeueGraceMs,
                     AfterRestart = _options.AfterRestart,
                     Log = _log,

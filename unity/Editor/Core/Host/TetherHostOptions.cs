@@ -46,6 +46,9 @@ namespace Tether.Core.Host
         /// <summary>Execution deadline when neither call nor tool sets one.</summary>
         public long DefaultDeadlineMs = 600_000;
 
+        /// <summary>How long past its deadline a tool that has not stopped is waited for before its call is given up, outcome unknown (protocol.md §8.6).</summary>
+        public long DeadlineGraceMs = 30_000;
+
         /// <summary>After a reload, how long calls queued before it wait for their requesters to come back; 0 runs them at once.</summary>
         public int RequeueGraceMs = 2000;
 
@@ -104,6 +107,7 @@ namespace Tether.Core.Host
             if (PingIntervalMs < 0) throw Invalid(nameof(PingIntervalMs), "0 (no pings) or positive");
             if (HeartbeatMs <= 0) throw Invalid(nameof(HeartbeatMs), "positive");
             if (DefaultDeadlineMs <= 0) throw Invalid(nameof(DefaultDeadlineMs), "positive");
+            if (DeadlineGraceMs < 0) throw Invalid(nameof(DeadlineGraceMs), "0 or positive");
             if (RequeueGraceMs < 0) throw Invalid(nameof(RequeueGraceMs), "0 or positive");
             if (MaxConnections.HasValue && MaxConnections.Value < 1) throw Invalid(nameof(MaxConnections), "null (no limit) or at least 1");
             if (MaxPendingHandshakes < 1) throw Invalid(nameof(MaxPendingHandshakes), "at least 1");

@@ -167,6 +167,32 @@ namespace Tether.Core.Tests.Calls
         }
 
         [Test]
+        public void GivesUpAToolThatIgnoresItsDeadlineAsUnknownAndServesTheNextCall()
+        {
+            // A tool that never heeded its signal held its requester, and every call queued behind
+            // it, for ever: nothing else ran on the editor again.
+            _h.DeadlineGraceMs = 100;
+            _h.AddGated("stubborn");
+            _h.AddGated("next");
+            _h.Life("A");
+            var stubborn = _h.Start("s", "stubborn", deadlineMs: 50);
+            var next = _h.Start("n", "next");
+            var error = Error(stubborn);
+            Assert.That(error.Code, Is.EqualTo(ErrorCodes.OutcomeUnknown));
+            Assert.That((string)error.Data["state"], Is.EqualTo("interrupted"));
+            Assert.That((long)error.Data["deadlineMs"], Is.EqualTo(50));
+            Assert.That((long)error.Data["graceMs"], Is.EqualTo(100));
+            Assert.That(error.Message, Does.Contain("did not stop within 100 ms of its 50 ms deadline").And.Contain("check the editor"));
+            _h.WaitForRuns(2);
+            Assert.That(_h.Runs, Is.EqualTo(new[] { "A:s", "A:n" }), "the next call ran though the stubborn tool never returned");
+            // When it does end, late, its outcome is not taken for the call's.
+            _h.Release("s");
+            _h.Release("n");
+            Assert.That(OutcomeOf(next), Is.EqualTo("completed"));
+            Assert.That((string)_h.Status("s")["state"], Is.EqualTo("interrupted"));
+        }
+
+        [Test]
         public void TakesTheDeadlineFromTheToolThenTheHostWhenTheCallSetsNone()
         {
             _h.Tools["timed"] = TestTools.Make("timed", (args, ctx) =>

@@ -45,6 +45,7 @@ namespace Tether.Core.Tests.Calls.Support
         public int RequeueGraceMs;
         public bool AfterRestart;
         public long DefaultDeadlineMs = 600_000;
+        public long DeadlineGraceMs = 30_000;
         public long RetentionMs = CallJournal.DefaultRetentionMs;
 
         public List<string> Runs
@@ -68,6 +69,7 @@ namespace Tether.Core.Tests.Calls.Support
                 Loop = Loop,
                 HeartbeatMs = HeartbeatMs,
                 DefaultDeadlineMs = DefaultDeadlineMs,
+                DeadlineGraceMs = DeadlineGraceMs,
                 RequeueGraceMs = RequeueGraceMs,
                 AfterRestart = AfterRestart,
             });
