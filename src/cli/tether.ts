@@ -2,7 +2,7 @@
  * The `tether` command line. Each command lives in commands/<name>.ts as a `run(options)`
  * that tests can call without argv; only this entry point turns errors into exit codes.
  */
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { TetherError } from '../protocol/errors.js';
 import { UnsafeDirectoryError } from '../discovery/secure-file.js';
 import { CLIENTS } from './clients/registry.js';
@@ -10,50 +10,13 @@ import { quietOnBrokenPipes } from './broken-pipe.js';
 import { ExitError } from './exit-error.js';
 import { exitWhenFlushed } from './flushed-exit.js';
 import { EXIT_CODES, helpFooter } from './exit-codes.js';
+import { collect, integer, logFormatOption, logLevelOption, number, port, positive } from './option-values.js';
 import { packageVersion } from './package-root.js';
 import { DEFAULT_RELOAD_WAIT_MS, DEFAULT_WAIT_MS } from './wait-defaults.js';
 
 const USAGE_EXIT_CODE = EXIT_CODES.usage;
 
 quietOnBrokenPipes();
-
-/** A parser for an option that takes an integer from `min` to `max`; `expected` says which, when it is not. */
-function integerFrom(min: number, max: number, expected: string): (value: string) => number {
-  return (value) => {
-    const parsed = Number(value);
-    if (!Number.isInteger(parsed) || parsed < min || parsed > max) throw new InvalidArgumentError(expected);
-    return parsed;
-  };
-}
-
-const integer = integerFrom(0, Number.POSITIVE_INFINITY, 'expected a non-negative integer');
-const positive = integerFrom(1, Number.POSITIVE_INFINITY, 'expected a positive integer');
-const port = integerFrom(0, 65_535, 'expected a port number from 0 to 65535 (0: any free port)');
-
-function number(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed < 0) throw new InvalidArgumentError('expected a non-negative number');
-  return parsed;
-}
-
-const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
-
-function logLevelOption(where = 'stderr and $TETHER_HOME/logs/'): Option {
-  return new Option('--log-level <level>', `what to log (to ${where}, whose files keep at least info; env TETHER_LOG_LEVEL; default: info)`).choices(LOG_LEVELS);
-}
-
-/** What the terminal gets: readable lines for a person, JSON lines for a script (the log file always gets JSON). */
-function logFormatOption(): Option {
-  return new Option('--log-format <format>', 'log (and ready) lines on stderr/stdout as JSON or readable text (env TETHER_LOG_FORMAT; default: pretty on a terminal, json otherwise)').choices([
-    'json',
-    'pretty',
-  ]);
-}
-
-/** A repeatable option's values, in the order given. */
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
 
 const program = new Command()
   .name('tether')
