@@ -97,10 +97,30 @@ export const callErrors = {
   /** What a tool threw: its own typed error, else TOOL_FAILED naming its message. */
   toolFailure: (tool: string, error: unknown): TetherError => {
     if (error instanceof TetherError) return error;
-    const message = error instanceof Error ? error.message : String(error);
-    return new TetherError('TOOL_FAILED', `Tool "${tool}" failed: ${message}`, { tool });
+    return new TetherError('TOOL_FAILED', `Tool "${tool}" failed: ${thrownMessage(error)}`, { tool });
   },
 };
+
+/**
+ * What a tool threw, as text: an Error's message; an object's own string `message` (a plain
+ * `throw { message }` is an error too, and "[object Object]" tells no one anything), else
+ * its JSON; anything else as a string. Never throws itself (String of an object without a
+ * prototype does): the call must still end.
+ */
+function thrownMessage(error: unknown): string {
+  try {
+    if (error instanceof Error) return error.message;
+    if (typeof error === 'object' && error !== null) {
+      const { message } = error as { message?: unknown };
+      if (typeof message === 'string') return message;
+      const json = JSON.stringify(error);
+      if (json !== undefined && json !== '{}') return clipped(json);
+    }
+    return String(error);
+  } catch {
+    return 'a value that cannot be shown as text';
+  }
+}
 
 /** What to do about a journal the system would not let the host write, from the system's reason. */
 export function journalRemedy(failure: unknown): string {

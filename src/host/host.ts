@@ -19,7 +19,6 @@ import {
 import { removeHostRecord, writeHostRecord, type HostRecord } from '../discovery/host-record.js';
 import { PROOF_AUTH } from '../discovery/host-proof.js';
 import { UnsafeDirectoryError } from '../discovery/secure-file.js';
-import { takesObject } from '../schema/tool-arguments.js';
 import { CallJournal } from './call-journal.js';
 import { journalRemedy } from './call-errors.js';
 import { CallManager } from './call-manager.js';
@@ -32,12 +31,9 @@ import { defaultByeMessage, resolveHostOptions, type CloseOptions, type HostOpti
 import { MemoryJournalStore } from './journal-store.js';
 import { Listener } from './listener.js';
 import { ProofNonces } from './proof-nonces.js';
-import { cannotAdd, registerTool, type RegisteredTool, type ToolDefinition } from './tools.js';
+import { cannotAdd, registerTool, toolProblem, type RegisteredTool, type ToolDefinition } from './tools.js';
 
 export type { CloseOptions, HostOptions } from './host-options.js';
-
-/** Tool names MCP clients take (the MCP specification's guidance for tool names). */
-const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 export class Host implements HostCore {
   readonly options: ResolvedOptions;
@@ -112,18 +108,15 @@ export class Host implements HostCore {
 
   /**
    * Adds a tool. Mistakes an editor's integrator can make are refused here, when the tool is
-   * added, not found later by a client: a name taken already (removeTool first, to replace a
-   * tool), a name MCP clients would not take, an input that is not an object, no handler.
+   * added, not found later by a client (toolProblem): a name taken already (removeTool first,
+   * to replace a tool), a name MCP clients would not take or that Tether keeps for its own, no
+   * description, an input or output that is not an object's schema, no handler, hints the
+   * protocol does not know.
    */
   addTool(tool: RegisteredTool): this {
-    const { name, inputSchema } = tool.descriptor;
-    const refuse = (problem: string): never => {
-      throw cannotAdd(name, problem);
-    };
-    if (typeof name !== 'string' || !TOOL_NAME.test(name)) refuse('a tool name is 1 to 128 letters, digits, "_", "-" or "." (MCP clients refuse others)');
-    if (this.tools.has(name)) refuse('a tool of that name is already added (removeTool it first to replace it)');
-    if (!takesObject(inputSchema)) refuse('its input must be an object\'s schema (a zod object, or JSON Schema with "type": "object"), as MCP requires');
-    if (typeof tool.handler !== 'function') refuse('it has no handler function');
+    const name = tool.descriptor.name;
+    const problem = toolProblem(tool) ?? (this.tools.has(name) ? 'a tool of that name is already added (removeTool it first to replace it)' : undefined);
+    if (problem !== undefined) throw cannotAdd(name, problem);
     this.tools.set(name, tool);
     this.listener.broadcast(NOTIFICATION_TABLE.toolsChanged, {});
     return this;
@@ -134,21 +127,39 @@ export class Host implements HostCore {
     return this;
   }
 
+  /** Adds a resource; a URI added already is refused, as a tool's name is (removeResource it first to replace it). */
   resource(definition: ResourceDefinition): this {
-    this.catalog.resources.set(definition.uri, definition);
+    this.catalog.addResource(definition);
     this.listener.broadcast(NOTIFICATION_TABLE.resourcesChanged, {});
     return this;
   }
 
+  removeResource(uri: string): this {
+    if (this.catalog.resources.delete(uri)) this.listener.broadcast(NOTIFICATION_TABLE.resourcesChanged, {});
+    return this;
+  }
+
+  /** Adds a resource template; one added already is refused (removeResourceTemplate it first to replace it). */
   resourceTemplate(definition: ResourceTemplateDefinition): this {
-    this.catalog.templates.set(definition.uriTemplate, definition);
+    this.catalog.addTemplate(definition);
     this.listener.broadcast(NOTIFICATION_TABLE.resourcesChanged, {});
     return this;
   }
 
+  removeResourceTemplate(uriTemplate: string): this {
+    if (this.catalog.templates.delete(uriTemplate)) this.listener.broadcast(NOTIFICATION_TABLE.resourcesChanged, {});
+    return this;
+  }
+
+  /** Adds a prompt; a name added already is refused, as a tool's is (removePrompt it first to replace it). */
   prompt(definition: PromptDefinition): this {
-    this.catalog.prompts.set(definition.name, definition);
+    this.catalog.addPrompt(definition);
     this.listener.broadcast(NOTIFICATION_TABLE.promptsChanged, {});
+    return this;
+  }
+
+  removePrompt(name: string): this {
+    if (this.catalog.prompts.delete(name)) this.listener.broadcast(NOTIFICATION_TABLE.promptsChanged, {});
     return this;
   }
 
@@ -172,6 +183,7 @@ export class Host implements HostCore {
   start(how: { listen: false }): Promise<{ port: undefined }>;
   async start(how: { listen?: boolean } = {}): Promise<{ port: number | undefined }> {
     if (this.started) throw new TetherError('INTERNAL_ERROR', 'This host was started already: a Host starts once (make a new one to start again).');
+    if (this.closing) throw this.closedError('start');
     this.started = true;
     try {
       this.calls.restore();
@@ -186,6 +198,11 @@ export class Host implements HostCore {
     this.serving = true;
     if (how.listen === false) return { port: undefined };
     const port = await this.listener.listen(this.options.port);
+    if (this.closing) {
+      // Closed while it was opening its port: a record written now would outlive the host.
+      await this.listener.unlisten();
+      throw this.closedError('start');
+    }
     this.boundPort = port;
     if (this.options.advertise) {
       try {
@@ -211,6 +228,8 @@ export class Host implements HostCore {
    * repeated callId gets.
    */
   accept(stream: ByteStream, endpoint = 'stream'): void {
+    // A closed host would take the stream and end it at once: the embedder must hear why.
+    if (this.closing) throw this.closedError('accept');
     if (!this.serving) {
       throw new TetherError('INTERNAL_ERROR', 'Start the host before handing it a connection: until its journal is loaded, a call it ran before could run again.');
     }
@@ -280,6 +299,16 @@ export class Host implements HostCore {
   }
 
   // --- Internals ----------------------------------------------------------------------
+
+  /** What start() and accept() throw once close() was called: a Host serves one life. */
+  private closedError(what: 'start' | 'accept'): TetherError {
+    const doing = what === 'start' ? 'start' : 'take a connection';
+    return new TetherError(
+      'INTERNAL_ERROR',
+      `This host was closed, so it cannot ${doing}: a Host serves once, from start() to close(). Create a new Host to serve again (after a domain reload, with the same instanceId and journal).`,
+      { instanceId: this.identity.instanceId, closed: true },
+    );
+  }
 
   private record(): HostRecord {
     return {

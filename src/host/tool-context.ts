@@ -3,7 +3,7 @@
  * progress, log, and ask the connected client (elicitation, sampling) through the
  * connections that hear about the call.
  */
-import type { Agent, LazyAbort } from '../protocol/index.js';
+import { TetherError, type Agent, type LazyAbort } from '../protocol/index.js';
 import { callErrors } from './call-errors.js';
 import type { CallListener, LiveCall } from './live-call.js';
 import type { ToolContext } from './tools.js';
@@ -38,7 +38,7 @@ class RunningToolContext implements ToolContext {
   }
 
   readonly progress: ToolContext['progress'] = (update) => {
-    this.#call.lastProgress = { ...update };
+    this.#call.lastProgress = progressOf(this.#call.entry.tool, update);
     this.#call.sendProgress(false);
   };
 
@@ -60,4 +60,29 @@ class RunningToolContext implements ToolContext {
     if (!chosen) throw callErrors.noClient(this.callId, kind);
     return chosen;
   }
+}
+
+/**
+ * The fields of a progress report, each of its type, and nothing else. The last report is kept
+ * and sent again with every heartbeat, from a timer: one JSON cannot encode (a BigInt) would be
+ * thrown there, where nothing catches it and the process ends; any other field would be spread
+ * into the notification, over its own (`state`, `callId`). Refused here, at the tool's call.
+ */
+function progressOf(tool: string, update: ProgressUpdate): ProgressUpdate {
+  const kept: ProgressUpdate = {};
+  if (update.progress !== undefined) kept.progress = checked(tool, 'progress', update.progress, 'number');
+  if (update.total !== undefined) kept.total = checked(tool, 'total', update.total, 'number');
+  if (update.message !== undefined) kept.message = checked(tool, 'message', update.message, 'string');
+  return kept;
+}
+
+type ProgressUpdate = Parameters<ToolContext['progress']>[0];
+
+function checked<T extends number | string>(tool: string, field: string, value: T, type: 'number' | 'string'): T {
+  if (typeof value === type) return value;
+  throw new TetherError(
+    'TOOL_FAILED',
+    `Tool "${tool}" reported progress whose "${field}" is a ${typeof value}, not a ${type}, so it was not sent: report { progress?: number, total?: number, message?: string }.`,
+    { tool, field },
+  );
 }

@@ -303,8 +303,7 @@ export class RpcConnection {
   private settle({ id, method, abandoned }: IncomingRequest, result: unknown, error: unknown): void {
     if (this.running.get(id) === abandoned) this.running.delete(id);
     if (error !== undefined) return this.reply(id, undefined, TetherError.from(error), method);
-    const writeJson = result === undefined ? undefined : this.resultWriters.get(method);
-    this.reply(id, writeJson ? writeJson(result as never) : result, undefined, method);
+    this.reply(id, result, undefined, method, result === undefined ? undefined : this.resultWriters.get(method));
   }
 
   private handleNotification(message: NotificationMessage): void {
@@ -329,24 +328,17 @@ export class RpcConnection {
     else pending.resolve(message.result);
   }
 
-  private reply(id: RequestId | null, result: unknown, error: TetherError | undefined, method?: string): void {
+  private reply(id: RequestId | null, result: unknown, error: TetherError | undefined, method?: string, writeJson?: (result: never) => unknown): void {
     if (!this.isOpen) return;
     if (id === null && error === undefined) return;
     try {
       if (error) this.transport.send({ jsonrpc: '2.0', id, error: error.toWire() });
-      else this.transport.send({ jsonrpc: '2.0', id: id as RequestId, result: result ?? {} });
+      // The answer's one serialization (its hand writer's, else the frame's) is in this try: one JSON cannot encode is
+      // answered below, never thrown from here, where a handler's answer would be a rejection no one handles (the process ends).
+      else this.transport.send({ jsonrpc: '2.0', id: id as RequestId, result: (writeJson ? writeJson(result as never) : result) ?? {} });
     } catch (sendError) {
-      // The answer could not be framed (too large): answer with that error instead, saying
-      // that the request itself was handled, which for a call means it ran.
-      const failure = TetherError.from(sendError);
-      const unsent =
-        error === undefined && failure.code === 'FRAME_TOO_LARGE'
-          ? new TetherError(
-              'FRAME_TOO_LARGE',
-              `The answer to "${method ?? 'the request'}" was ready, but at ${String(failure.data.length)} bytes it exceeds the ${String(failure.data.maxFrameBytes)}-byte frame limit of the receiver, so it was not sent. The request itself was handled.`,
-              { ...failure.data, ...(method ? { method } : {}), handled: true },
-            )
-          : failure;
+      // The answer could not be framed or encoded: answer with why instead (unsentAnswer).
+      const unsent = error === undefined ? unsentAnswer(method, sendError) : TetherError.from(sendError);
       try {
         this.transport.send({ jsonrpc: '2.0', id, error: unsent.toWire() });
       } catch {
@@ -375,6 +367,23 @@ export class RpcConnection {
     this.running.clear();
     for (const listener of this.closeListeners.splice(0)) listener(error);
   }
+}
+
+/**
+ * Why an answer was not sent: too large for the receiver's frames, or not JSON (a BigInt, a cycle: a throw that is no
+ * TetherError is JSON.stringify's). Either way the request itself was handled, which for a call means that its tool ran.
+ */
+function unsentAnswer(method: string | undefined, failure: unknown): TetherError {
+  const ready = `The answer to "${method ?? 'the request'}" was ready, but`;
+  const handled = { ...(method ? { method } : {}), handled: true };
+  if (!(failure instanceof TetherError)) {
+    const reason = failure instanceof Error ? failure.message : 'it is not JSON';
+    const message = `${ready} it cannot be encoded as JSON (${reason}), so it was not sent. The request itself was handled (a call's tool has run, and its effects have happened): do not send it again; answer with JSON values only.`;
+    return new TetherError('INTERNAL_ERROR', message, { ...handled, reason });
+  }
+  if (failure.code !== 'FRAME_TOO_LARGE') return failure;
+  const message = `${ready} at ${String(failure.data.length)} bytes it exceeds the ${String(failure.data.maxFrameBytes)}-byte frame limit of the receiver, so it was not sent. The request itself was handled.`;
+  return new TetherError('FRAME_TOO_LARGE', message, { ...failure.data, ...handled });
 }
 
 /**

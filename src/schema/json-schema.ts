@@ -33,6 +33,30 @@ export function warmSchemaCompiler(): void {
   warm = true;
 }
 
+/**
+ * What is wrong with a JSON Schema itself, if anything, as its check against the 2020-12
+ * meta-schema says (Ajv's `validateSchema`, with the meta-schema warmSchemaCompiler compiled):
+ * a host asks it as a tool is added, so that a schema that could never compile is refused
+ * then, not found by a call. Tens of microseconds a schema, where compiling one costs
+ * milliseconds (why tools compile theirs at first use, tool-arguments.ts). It does not see
+ * what only a compile meets: a `$ref` that leads nowhere, a `pattern` that is no regular
+ * expression (formats are not validated).
+ */
+export function schemaProblem(schema: Record<string, unknown>): string | undefined {
+  warmSchemaCompiler();
+  const compiler = schemaCompiler();
+  try {
+    if (compiler.validateSchema(schema) === true) return undefined;
+  } catch (error) {
+    // A `$schema` this compiler does not know (draft-07's): compiling would throw the same.
+    return (error as Error).message;
+  }
+  const issue = compiler.errors?.[0];
+  const where = issue?.instancePath ? `at ${issue.instancePath}: ` : '';
+  const allowed = Array.isArray(issue?.params.allowedValues) ? ` (${(issue.params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')})` : '';
+  return `${where}${issue?.message ?? 'it is not one'}${allowed}`;
+}
+
 /** Validators by schema text: tools are registered again, with the same schemas, at every reload. */
 const compiled = new Map<string, ValidateFunction>();
 /** Distinct schemas kept compiled; the oldest goes first. Ajv keeps ~4 KB of each compile for good, so a compile saved is memory saved. */

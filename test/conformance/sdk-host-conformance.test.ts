@@ -180,8 +180,10 @@ describe('conformance suite against SDK hosts', () => {
 
     const wrong = await startHost((options) => {
       const host = new Host(options);
-      const descriptor = { name: 'odd', description: 'Hints of the wrong kind', inputSchema: { type: 'object' }, annotations: {}, execution: 'fast' };
+      const descriptor = { name: 'odd', description: 'Hints of the wrong kind', inputSchema: { type: 'object' }, annotations: {}, execution: {} };
       host.addTool({ descriptor: descriptor as unknown as ToolDescriptor, validate: (args) => args, handler: () => 'ok' });
+      // addTool refuses such hints; a host of another make might send them, so they are spoilt after it, as tools/list sends the descriptor held.
+      (descriptor as { execution: unknown }).execution = 'fast';
       return host;
     });
     expect((await run(wrong, 'tools.list')).results).toMatchObject([{ id: 'tools.list', status: 'failed', detail: expect.stringContaining('"odd": execution must be an object when sent') }]);

@@ -169,7 +169,7 @@ describe('Host', () => {
       throw new Error('not refused');
     };
     expect(refusal(() => host.tool({ name: 'spawn', description: 'Again', handler: () => 'ok' }))).toContain('already added (removeTool it first to replace it)');
-    expect(refusal(() => host.tool({ name: 'my tool!', description: 'Spaces', handler: () => 'ok' }))).toContain('1 to 128 letters, digits');
+    expect(refusal(() => host.tool({ name: 'my tool!', description: 'Spaces', handler: () => 'ok' }))).toContain('1 to 64 letters, digits');
     expect(refusal(() => host.tool({ name: 'shout', description: 'A string', input: z.string() as never, handler: () => 'ok' }))).toContain("its input must be an object's schema");
     expect(refusal(() => host.tool({ name: 'idle', description: 'No handler' } as never))).toContain('it has no handler function');
     // zod 3 would be taken for a JSON Schema, and refused as "not an object" when it is one.

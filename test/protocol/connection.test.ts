@@ -6,6 +6,8 @@ import { encodeFrame } from '../../src/protocol/frame-encoder.js';
 import type { FrameLimits } from '../../src/protocol/limits.js';
 import { FramedTransport, createLinkedPair, createLinkedStreams } from '../../src/protocol/transport.js';
 import { liftedStringsOf } from '../../src/protocol/lifted-strings.js';
+import { METHOD_TABLE } from '../../src/protocol/method-table.js';
+import { METHODS } from '../../src/protocol/methods.js';
 import { createLongStringLifter } from '../../src/link/long-string-lifter.js';
 import { nextTurn } from '../helpers/wait-for-event.js';
 
@@ -178,10 +180,39 @@ describe('RpcConnection: errors', () => {
     expect(a.isOpen && b.isOpen).toBe(true);
   });
 
-  it('answers with an error instead of a result that cannot be serialized', async () => {
+  it('answers with an error instead of a result that cannot be serialized, saying the request was handled', async () => {
     const [a, b] = pair();
     b.onRequest('bigint', () => ({ n: 10n }));
-    await expectCode(a.request('bigint'), 'INTERNAL_ERROR');
+    const error = await expectCode(a.request('bigint'), 'INTERNAL_ERROR');
+    expect(error.data).toMatchObject({ method: 'bigint', handled: true, reason: expect.stringContaining('BigInt') });
+    expect(error.message).toMatch(/cannot be encoded as JSON .*The request itself was handled/);
+  });
+
+  it('answers calls/start whose answer its own writer cannot encode with an error, async or not; never throws out of the connection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const [a, b] = pair();
+      // What a host answers for a tool whose structuredContent holds a BigInt: the hand writer of
+      // calls/start answers (callStartResultJson) is the one serialization, and it throws.
+      const answer = (callId: string) => ({ callId, result: { content: [{ type: 'text', text: 'ok' }], structuredContent: { total: 1n } }, replayed: false, startedAt: 1, finishedAt: 2 });
+      b.handle(METHOD_TABLE.callStart, ({ callId }) => (callId === 'async' ? Promise.resolve(answer(callId)) : answer(callId)) as never);
+      for (const callId of ['async', 'sync']) {
+        // Unanswered before the fix: the writer's throw went nowhere (a rejection no one handles).
+        const error = await expectCode(a.request(METHODS.callStart, { callId, tool: 't' }, { timeoutMs: 5_000 }), 'INTERNAL_ERROR');
+        expect(error.data).toMatchObject({ method: METHODS.callStart, handled: true, reason: expect.stringContaining('BigInt') });
+        expect(error.message).toContain("a call's tool has run, and its effects have happened");
+      }
+      // Still serving.
+      b.onRequest('ok', () => ({ ok: true }));
+      await expect(a.request('ok')).resolves.toEqual({ ok: true });
+      await nextTurn();
+      expect(unhandled).toEqual([]);
+      expect(a.isOpen && b.isOpen).toBe(true);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 
   it('rejects a request whose params are too large to send, without closing', async () => {

@@ -19,7 +19,7 @@ namespace Tether.Core.Tools
             Name = name;
         }
 
-        /// <summary>Unique tool name, snake_case ([A-Za-z0-9_.-], at most 128 characters).</summary>
+        /// <summary>Unique tool name, snake_case ([A-Za-z0-9_-], at most 64 characters; not starting with "tether_", Tether's own).</summary>
         public string Name { get; }
 
         /// <summary>What it does, written for a model. Required.</summary>

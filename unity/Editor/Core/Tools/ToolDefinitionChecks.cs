@@ -7,10 +7,29 @@ namespace Tether.Core.Tools
     /// <summary>What every tool's declaration must get right, whichever way it is declared.</summary>
     internal static class ToolDefinitionChecks
     {
-        /// <summary>What MCP clients take as a tool name.</summary>
-        private static readonly Regex ToolName = new Regex("^[A-Za-z0-9_.-]{1,128}$", RegexOptions.CultureInvariant);
+        /// <summary>
+        /// Tool names every MCP client takes: Claude Desktop takes only ^[a-zA-Z0-9_-]{1,64}$,
+        /// Codex only ^[a-zA-Z0-9_-]+$, and either refuses the whole tool list for one name it
+        /// does not take. The TypeScript host's rule too (src/host/tools.ts).
+        /// </summary>
+        private static readonly Regex ToolName = new Regex("^[A-Za-z0-9_-]{1,64}$", RegexOptions.CultureInvariant);
+
+        /// <summary>
+        /// Tether's own namespace: the fronts' tools (tether_status, tether_use_host), which a
+        /// front lists in place of a host tool of the same name, and the conformance kit's
+        /// (protocol.md §15), which a host exposes when asked and so may add.
+        /// </summary>
+        private const string ReservedPrefix = "tether_";
+        private const string KitPrefix = "tether_conformance_";
 
         public static bool IsValidName(string name) => name != null && ToolName.IsMatch(name);
+
+        /// <summary>Whether the name is in Tether's own namespace and not one of the conformance kit's.</summary>
+        public static bool IsReservedName(string name) =>
+            name != null && name.StartsWith(ReservedPrefix, System.StringComparison.OrdinalIgnoreCase) && !name.StartsWith(KitPrefix, System.StringComparison.Ordinal);
+
+        /// <summary>What is wrong with a tool's name, if anything.</summary>
+        public static string NameProblemOf(string name) => !IsValidName(name) ? NameProblem : IsReservedName(name) ? ReservedNameProblem : null;
 
         public static bool IsDuplicatePolicy(string value) => value == "attach" || value == "reject" || value == "allow";
 
@@ -29,14 +48,19 @@ namespace Tether.Core.Tools
         /// <summary>The attribute's own mistakes: name, description, duplicates, deadline.</summary>
         public static string ProblemWith(TetherToolAttribute definition)
         {
-            if (!IsValidName(definition.Name)) return NameProblem;
+            var nameProblem = NameProblemOf(definition.Name);
+            if (nameProblem != null) return nameProblem;
             if (string.IsNullOrWhiteSpace(definition.Description)) return "it has no Description (say what it does, for a model to read)";
             if (definition.Duplicates != null && !IsDuplicatePolicy(definition.Duplicates)) return DuplicatesProblem(definition.Duplicates);
             if (definition.DeadlineMs < 0) return "its DeadlineMs is negative (0 means the host's default)";
             return null;
         }
 
-        public const string NameProblem = "a tool name is 1 to 128 letters, digits, \"_\", \"-\" or \".\" (MCP clients refuse others)";
+        public const string NameProblem =
+            "a tool name is 1 to 64 letters, digits, \"_\" or \"-\": Claude Desktop takes no other (^[a-zA-Z0-9_-]{1,64}$), nor Codex one with another character, and each refuses the whole tool list for one such name";
+
+        public const string ReservedNameProblem =
+            "names starting with \"tether_\" are Tether's own (tether_status, tether_use_host: a front would list its own tool in place of this one), so choose another name";
 
         public static string DuplicatesProblem(string value) =>
             "its Duplicates is \"" + ToolSuggestions.Clip(value, 40) + "\", not one of \"attach\", \"reject\" or \"allow\"";
@@ -82,7 +106,8 @@ namespace Tether.Core.Tools
 
         private static string DescriptorProblem(JObject given, string name)
         {
-            if (!IsValidName(name)) return NameProblem;
+            var nameProblem = NameProblemOf(name);
+            if (nameProblem != null) return nameProblem;
             if (given["description"]?.Type != JTokenType.String) return "its descriptor has no \"description\" string";
             var input = given["inputSchema"];
             if (input != null && (!(input is JObject inputObject) || (string)inputObject["type"] != "object"))

@@ -88,6 +88,10 @@ namespace Tether.Core.Tests.Tools
     internal static class BadTools
     {
         [TetherTool("bad name!", Description = "x")] public static void BadName() { }
+        [TetherTool("scene.load", Description = "x")] public static void DottedName() { }
+        [TetherTool("a_name_of_sixty_five_characters_is_one_more_than_claude_desktop_t", Description = "x")] public static void LongName() { }
+        [TetherTool("tether_status", Description = "x")] public static void ReservedName() { }
+        [TetherTool("Tether_Build", Description = "x")] public static void ReservedNameOtherCase() { }
         [TetherTool("no_description")] public static void NoDescription() { }
         [TetherTool("bad_duplicates", Description = "x", Duplicates = "share")] public static void BadDuplicates() { }
         [TetherTool("negative_deadline", Description = "x", DeadlineMs = -1)] public static void NegativeDeadline() { }
@@ -213,7 +217,11 @@ namespace Tether.Core.Tests.Tools
             Assert.That((string)error.Data["problem"], Does.Contain("structuredContent.status must be string"));
         }
 
-        [TestCase("BadName", "a tool name is 1 to 128")]
+        [TestCase("BadName", "a tool name is 1 to 64")]
+        [TestCase("DottedName", "a tool name is 1 to 64 letters, digits, \"_\" or \"-\": Claude Desktop takes no other")]
+        [TestCase("LongName", "a tool name is 1 to 64")]
+        [TestCase("ReservedName", "names starting with \"tether_\" are Tether's own")]
+        [TestCase("ReservedNameOtherCase", "names starting with \"tether_\" are Tether's own")]
         [TestCase("NoDescription", "no Description")]
         [TestCase("BadDuplicates", "not one of \"attach\", \"reject\" or \"allow\"")]
         [TestCase("NegativeDeadline", "DeadlineMs is negative")]
@@ -286,7 +294,10 @@ namespace Tether.Core.Tests.Tools
             TetherAssert.Throws(ErrorCodes.InvalidArguments, () => tool.Validate(JObject.Parse("{\"m\":1}")));
         }
 
-        [TestCase("{\"name\":\"x y\",\"description\":\"d\"}", "a tool name is 1 to 128")]
+        [TestCase("{\"name\":\"x y\",\"description\":\"d\"}", "a tool name is 1 to 64")]
+        [TestCase("{\"name\":\"scene.load\",\"description\":\"d\"}", "a tool name is 1 to 64")]
+        [TestCase("{\"name\":\"tether_use_host\",\"description\":\"d\"}", "names starting with \"tether_\" are Tether's own")]
+        [TestCase("{\"name\":\"TETHER_CONFORMANCE_COUNT\",\"description\":\"d\"}", "names starting with \"tether_\" are Tether's own")]
         [TestCase("{\"name\":\"x\"}", "no \"description\"")]
         [TestCase("{\"name\":\"x\",\"description\":\"d\",\"inputSchema\":{\"type\":\"string\"}}", "object's schema")]
         [TestCase("{\"name\":\"x\",\"description\":\"d\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"strang\"}}}}", "invalid input schema")]
@@ -297,6 +308,19 @@ namespace Tether.Core.Tests.Tools
         {
             var error = TetherAssert.Throws(ErrorCodes.InternalError, () => ToolFactory.FromDescriptor(JObject.Parse(descriptor), (a, c) => Task.FromResult<object>(null)));
             Assert.That(error.Message, Does.Contain(reason));
+        }
+
+        [Test]
+        public void TakesNamesEveryMcpClientTakesAndTheConformanceKitsOwn()
+        {
+            // 64 characters, the longest Claude Desktop takes; the kit's names are Tether's, which a host exposes when asked (protocol.md §15).
+            foreach (var name in new[] { new string('x', 64), "Scene-Load_2", "tether_conformance_count", "tether_conformance_wait" })
+            {
+                var descriptor = new JObject { ["name"] = name, ["description"] = "d" };
+                Assert.That(ToolFactory.FromDescriptor(descriptor, (a, c) => Task.FromResult<object>(null)).Name, Is.EqualTo(name));
+            }
+            var tooLong = TetherAssert.Throws(ErrorCodes.InternalError, () => ToolFactory.FromDescriptor(new JObject { ["name"] = new string('x', 65), ["description"] = "d" }, (a, c) => Task.FromResult<object>(null)));
+            Assert.That((string)tooLong.Data["tool"], Is.EqualTo(new string('x', 65)));
         }
 
         [Test]
