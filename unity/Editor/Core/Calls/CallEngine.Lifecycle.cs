@@ -187,7 +187,8 @@ namespace Tether.Core.Calls
             var context = new CallToolContext(this, call, signal, _loop);
             try
             {
-                ToolInvocation.Start(tool, entry.Arguments, context, _options.MainThread, _loop, outcome => ToolEnded(call, tool.Name, outcome));
+                call.Claim = tool.MainThread ? new MainThreadClaim() : null;
+                ToolInvocation.Start(tool, entry.Arguments, context, _options.MainThread, _loop, outcome => ToolEnded(call, tool.Name, outcome), call.Claim);
             }
             catch (Exception refused)
             {

@@ -267,6 +267,26 @@ namespace Tether.Core.Calls
         {
             _stopped = true;
             _runner.Pause();
+            foreach (var call in _executions.Where(c => c.Entry.State == CallStates.Running && c.Claim != null && c.Claim.TryWithdraw()).ToList()) Unstart(call);
+        }
+
+        /// <summary>
+        /// A main-thread call the main thread had not begun when the host stopped never runs in this
+        /// domain (a reload drops the main thread's queue): journaled back to queued, it runs in the
+        /// next one, or is cancelled by a close for good, instead of reading as cut off mid-run.
+        /// </summary>
+        private void Unstart(LiveCall call)
+        {
+            call.Deadline?.Dispose();
+            call.Deadline = null;
+            call.RunnerDone = null;
+            foreach (var requester in call.Requesters)
+            {
+                requester.Entry.State = CallStates.Queued;
+                requester.Entry.StartedAt = null;
+                try { _journal.Save(requester.Entry); }
+                catch (Exception failure) { _log.Warning("Tether could not journal that call \"" + requester.Entry.CallId + "\" never started: " + failure.Message + ". The next domain will report its outcome as unknown."); }
+            }
         }
 
         /// <summary>Stops starting calls and stops the timers; live calls stay journaled as they are.</summary>

@@ -39,6 +39,9 @@ namespace Tether.Core.Calls
         /// <summary>The deadline's timer while the tool runs.</summary>
         public IDisposable Deadline;
 
+        /// <summary>For a main-thread tool posted to the main thread: whether it began there, or the host took it back (MainThreadClaim).</summary>
+        public MainThreadClaim Claim;
+
         /// <summary>Told when the call ends, by the runner that started it (the main thread is free again).</summary>
         public Action RunnerDone;
 

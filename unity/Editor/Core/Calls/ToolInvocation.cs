@@ -28,10 +28,13 @@ namespace Tether.Core.Calls
     /// </summary>
     internal static class ToolInvocation
     {
-        public static void Start(RegisteredTool tool, JObject arguments, IToolContext context, IMainThread mainThread, HostLoop loop, Action<ToolOutcome> onOutcome)
+        /// <param name="claim">For a main-thread tool: the run is the main thread's only if it claims it first (MainThreadClaim).</param>
+        public static void Start(RegisteredTool tool, JObject arguments, IToolContext context, IMainThread mainThread, HostLoop loop, Action<ToolOutcome> onOutcome, MainThreadClaim claim = null)
         {
             Action body = () =>
             {
+                // Taken back by a host that stopped before the main thread got here: it never runs.
+                if (claim != null && !claim.TryStart()) return;
                 Task<object> running;
                 try
                 {

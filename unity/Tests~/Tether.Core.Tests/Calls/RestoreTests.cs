@@ -156,6 +156,28 @@ namespace Tether.Core.Tests.Calls
         }
 
         [Test]
+        public void ACallHandedToTheMainThreadButNotBegunWhenTheHostStopsIsQueuedAgainNotUnknown()
+        {
+            // Journaled running as its work was posted, behind work the main thread was still busy
+            // with (a reload asked for there), it never ran: the next domain read it as cut off
+            // mid-run, outcome unknown.
+            Life("A");
+            var busy = _h.Main.Block();
+            Build("T", "android");
+            _h.Changes.WaitUntil(() => (string)_h.Status("T")["state"] == "running", "T handed to the main thread");
+            _h.OnLoop(() => _h.Engine.StopStarting());
+            busy.Dispose();
+            _h.Main.Drain();
+            Assert.That(_h.Runs, Is.Empty, "taken back before the main thread began it, it never ran");
+
+            Life("B");
+            _h.WaitForRuns(1);
+            Assert.That(_h.Runs, Is.EqualTo(new[] { "B:T" }));
+            _h.Release("T");
+            Assert.That(OutcomeOf(_h.Start("T", "build", new JObject { ["target"] = "android" }, _h.Observer("c1"), attachOnly: true)), Is.EqualTo("completed"));
+        }
+
+        [Test]
         public void ClosingForGoodEndsEveryQueuedCallCancelledNeverStartedAndTellsItsRequester()
         {
             // A call still queued when the editor quit ran whenever the editor next started, for no one.
