@@ -95,6 +95,7 @@ export const callChecks: readonly Check[] = [
     requirement: 'AM-5',
     title: 'a repeat of a callId from another connection attaches to the live call, and later replays it',
     needs: [KIT.block, KIT.count, KIT.read],
+    connections: 2,
     async run(context) {
       const [a, b] = [await context.connect(), await context.connect()];
       const key = uniqueId('attach');

@@ -12,6 +12,7 @@ export const fairnessChecks: readonly Check[] = [
     requirement: 'FA-1',
     title: `with ${A_CALLS} calls queued on connection A and 1 on B, B's runs before A's 3rd`,
     needs: [KIT.block, KIT.count],
+    connections: 3,
     async run(context) {
       const [holder, a, b] = [await context.connect(), await context.connect(), await context.connect()];
       const block = await startBlock(context, holder);

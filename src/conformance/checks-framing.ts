@@ -6,15 +6,17 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { METHODS } from '../protocol/index.js';
 import { assert, expectWireError, show } from './assertions.js';
 import { CheckSkipped } from './errors.js';
-import { helloFrame, request, type RawConnection } from './raw-connection.js';
+import { helloFrame, request, type RawConnection, type RawOptions } from './raw-connection.js';
 import type { Check, CheckContext } from './types.js';
 
 /** Longer frame timeouts would make the timeout checks slow; the host can be started with a short one. */
 const MAX_TESTABLE_FRAME_TIMEOUT_MS = 5_000;
+/** Far more than a hello needs (a few hundred bytes), far less than maxFrameBytes (64 MiB by default). */
+const BEFORE_HELLO_BYTES = 1_000_000;
 
 /** A raw connection that has completed the handshake. */
-async function authenticated({ target, raw }: CheckContext): Promise<RawConnection> {
-  const connection = await raw();
+async function authenticated({ target, raw }: CheckContext, options?: RawOptions): Promise<RawConnection> {
+  const connection = await raw(options);
   const response = await connection.hello(target);
   assert(!('error' in response), `the hello was refused: ${show('error' in response ? response.error : undefined)}`);
   return connection;
@@ -112,10 +114,16 @@ export const framingChecks: readonly Check[] = [
     timeoutMs: 15_000,
     async run(context) {
       const frameTimeoutMs = frameTimeoutOf(context);
-      const connection = await authenticated(context);
+      // Silent to pings: an answer would land in the middle of the partial frame (a client cannot answer mid-frame either).
+      const connection = await authenticated(context, { answerPings: false });
       await connection.write('Content-Length: 64\r\n\r\n{"jsonrpc":"2.0",');
       const stalledAt = Date.now();
-      const error = await connection.streamError('the FRAME_TIMEOUT error frame', frameTimeoutMs * 2 + 1_000);
+      const error = await connection.streamError('the FRAME_TIMEOUT error frame', frameTimeoutMs * 2 + 1_000).catch((failure: unknown) => {
+        if (!connection.isClosed || connection.pings.length === 0) throw failure;
+        throw new CheckSkipped(
+          `the host dropped the connection for a ping it could not answer (its frame was partial) before its frameTimeoutMs (${frameTimeoutMs} ms) passed: start it with a ping interval longer than its frame timeout`,
+        );
+      });
       const elapsed = Date.now() - stalledAt;
       expectWireError(error.error, 'FRAME_TIMEOUT', 'a stalled partial frame');
       // Timers never fire early; a little slack covers clock granularity.
@@ -136,6 +144,21 @@ export const framingChecks: readonly Check[] = [
       const closedEarly = await Promise.race([connection.closed.then(() => true), delay(idleMs, false)]);
       assert(!closedEarly, `the host closed an idle connection (no partial frame) within ${idleMs} ms`);
       await expectPong(connection, 2, `a ping after ${idleMs} ms idle`);
+    },
+  },
+  {
+    id: 'framing.before-hello-limit',
+    requirement: 'FR-9',
+    title: `before the hello, a header announcing a ${BEFORE_HELLO_BYTES.toLocaleString('en-US')}-byte body gets FRAME_TOO_LARGE, then the connection closes`,
+    async run({ hello, raw }) {
+      // Under maxFrameBytes, or the check would be FR-3's: only a smaller limit before the hello refuses it.
+      if (hello.limits.maxFrameBytes <= BEFORE_HELLO_BYTES) throw new CheckSkipped(`the host's maxFrameBytes (${hello.limits.maxFrameBytes}) is no larger than the frame this check sends`);
+      const connection = await raw();
+      // The header alone must be refused: a host that waited for the body would buffer a megabyte for a stranger.
+      await connection.write(`Content-Length: ${BEFORE_HELLO_BYTES}\r\n\r\n`);
+      const error = await connection.streamError(`the error frame for a ${BEFORE_HELLO_BYTES}-byte frame before the hello`, 2_000);
+      expectWireError(error.error, 'FRAME_TOO_LARGE', `a ${BEFORE_HELLO_BYTES}-byte frame before the hello`);
+      await connection.expectClose(`after refusing a ${BEFORE_HELLO_BYTES}-byte frame before the hello`);
     },
   },
 ];

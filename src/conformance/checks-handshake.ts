@@ -7,6 +7,8 @@ import { helloFrame, request } from './raw-connection.js';
 import type { Check } from './types.js';
 
 const UNSUPPORTED_VERSION = 999;
+/** How long a connection may take to complete its hello, at most (protocol.md §5). */
+const HANDSHAKE_TIMEOUT_MS = 10_000;
 
 export const handshakeChecks: readonly Check[] = [
   {
@@ -121,6 +123,16 @@ export const handshakeChecks: readonly Check[] = [
       const presented = await bare.helloWithToken(target.token);
       expectWireError('error' in presented ? presented.error : undefined, 'UNAUTHORIZED', 'hello presenting the token itself');
       await bare.expectClose('after refusing the token itself');
+    },
+  },
+  {
+    id: 'handshake.timeout',
+    requirement: 'HS-7',
+    title: `a connection that sends no hello is closed within the handshake timeout (at most ${HANDSHAKE_TIMEOUT_MS / 1_000} s)`,
+    timeoutMs: HANDSHAKE_TIMEOUT_MS + 5_000,
+    async run({ raw }) {
+      const silent = await raw();
+      await silent.expectClose('a connection that never sends a hello', HANDSHAKE_TIMEOUT_MS + 1_000);
     },
   },
 ];

@@ -1,4 +1,4 @@
-/** Liveness: the host answers ping at once, even while its main thread is blocked. */
+/** Liveness: the host answers ping at once, even while its main thread is blocked, and pings its clients, dropping a silent one. */
 import { METHODS } from '../protocol/index.js';
 import { assert, assertEqual, isRecord, show, within } from './assertions.js';
 import { KIT, startBlock } from './kit.js';
@@ -6,6 +6,10 @@ import type { Session } from './session.js';
 import type { Check } from './types.js';
 
 const PROMPT_MS = 1_000;
+/** How often a host pings its clients unless started otherwise (protocol.md §11). */
+const DEFAULT_PING_INTERVAL_MS = 15_000;
+/** Timers and scheduling: how late a ping, or the close that follows a missed one, may come. */
+const LATE_MS = 1_500;
 
 /** Pings and returns how long the answer took; fails past PROMPT_MS. */
 async function timedPing(session: Session, what: string): Promise<number> {
@@ -32,11 +36,13 @@ export const livenessChecks: readonly Check[] = [
     async run(context) {
       const blocked = await context.connect();
       const block = await startBlock(context, blocked, 3_000);
-      const other = await context.connect();
-      await timedPing(other, 'ping on another connection while the main thread is blocked');
+      // A host that serves one connection at a time would evict the blocked one for another.
+      const maxConnections = context.hello.capabilities.maxConnections ?? Number.POSITIVE_INFINITY;
+      const other = maxConnections >= 2 ? await context.connect() : undefined;
+      if (other) await timedPing(other, 'ping on another connection while the main thread is blocked');
       await timedPing(blocked, 'ping on the connection whose call blocks the main thread');
       // Only meaningful if the block was still holding the main thread when the pings were answered.
-      assertEqual((await other.status(block.callId)).state, 'running', 'the blocking call after the pings');
+      assertEqual((await (other ?? blocked).status(block.callId)).state, 'running', 'the blocking call after the pings');
     },
   },
   {
@@ -51,6 +57,22 @@ export const livenessChecks: readonly Check[] = [
       assert(isRecord(list) && Array.isArray(list.tools), `tools/list must answer { tools: [...] }, got ${show(list)}`);
       const status = await within(other.status(block.callId), PROMPT_MS, 'calls/status while the main thread is blocked');
       assertEqual(status.state, 'running', 'calls/status of the blocking call');
+    },
+  },
+  {
+    id: 'liveness.host-pings',
+    requirement: 'LV-4',
+    title: 'the host pings an authenticated client, and closes the connection of one that does not answer',
+    timeoutMs: 3 * DEFAULT_PING_INTERVAL_MS + 5_000,
+    async run({ target, raw }) {
+      const silent = await raw({ answerPings: false });
+      const response = await silent.hello(target);
+      assert(!('error' in response), `the hello was refused: ${show('error' in response ? response.error : undefined)}`);
+      const helloAt = Date.now();
+      const pingedAt = await silent.firstPing(`the host's first ping (every pingIntervalMs, default ${DEFAULT_PING_INTERVAL_MS} ms)`, DEFAULT_PING_INTERVAL_MS + LATE_MS);
+      // The interval it pings at, as measured; the unanswered ping times out in about as long.
+      const intervalMs = Math.max(pingedAt - helloAt, 1);
+      await silent.expectClose(`a client that did not answer a ping (first ping ${intervalMs} ms after the hello)`, 2 * intervalMs + LATE_MS);
     },
   },
 ];

@@ -1,14 +1,21 @@
 /**
  * What protects the token: a host record only its owner may read, and a listener on loopback
  * only (protocol.md §2, §12 and §14). A host that got either wrong would still pass every
- * other check.
+ * other check. And what protects the host from strangers before the hello: a bound on the
+ * connections waiting for theirs.
  */
 import { lstatSync } from 'node:fs';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { recordPath } from '../discovery/host-record.js';
 import { assert } from './assertions.js';
+import type { RawConnection } from './raw-connection.js';
 import type { Check } from './types.js';
+
+/** Connections opened that never say hello: far past the reference's bound (32). */
+const SILENT_CONNECTIONS = 200;
+/** "At once": the oldest must be closed this soon after the last one was opened, far sooner than any handshake timeout the suite expects. */
+const AT_ONCE_MS = 300;
 
 export const securityChecks: readonly Check[] = [
   {
@@ -34,6 +41,19 @@ export const securityChecks: readonly Check[] = [
       for (const address of otherAddresses()) {
         assert(!(await accepts(address, target.port)), `port ${target.port} accepts connections on ${address}, beyond loopback: listen on 127.0.0.1 only`);
       }
+    },
+  },
+  {
+    id: 'security.waiting-connections',
+    requirement: 'SC-3',
+    title: `of ${SILENT_CONNECTIONS} connections that never send a hello, the oldest are closed at once while the newest stay open`,
+    async run({ raw }) {
+      const silent: RawConnection[] = [];
+      // One after another, so that the host accepts them in this order.
+      for (let i = 0; i < SILENT_CONNECTIONS; i++) silent.push(await raw());
+      const [oldest, newest] = [silent[0] as RawConnection, silent[SILENT_CONNECTIONS - 1] as RawConnection];
+      await oldest.expectClose(`the oldest of ${SILENT_CONNECTIONS} connections waiting for their hello (they must be bounded, protocol.md §14)`, AT_ONCE_MS);
+      assert(!newest.isClosed, `the newest of ${SILENT_CONNECTIONS} connections waiting for their hello was closed too, at once: the host must close the oldest ones, not every one`);
     },
   },
 ];

@@ -4,7 +4,7 @@
  * check started outlives it: queued calls are cancelled and connections closed.
  */
 import type { HelloResult, ToolDescriptor } from '../protocol/index.js';
-import { RawConnection } from './raw-connection.js';
+import { RawConnection, type RawOptions } from './raw-connection.js';
 import { Session, type SessionOptions } from './session.js';
 import type { HostTarget } from './target.js';
 import type { CheckContext } from './types.js';
@@ -29,8 +29,8 @@ export function createCheckContext(target: HostTarget, hello: HelloResult, tools
       cleanups.push(() => session.close());
       return session;
     },
-    raw: async () => {
-      const raw = await RawConnection.open(target.port, target.address);
+    raw: async (options?: RawOptions) => {
+      const raw = await RawConnection.open(target.port, target.address, options);
       cleanups.push(() => raw.close());
       return raw;
     },

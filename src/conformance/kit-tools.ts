@@ -7,6 +7,9 @@ export const KIT = {
   count: 'tether_conformance_count',
   read: 'tether_conformance_read',
   reload: 'tether_conformance_reload',
+  wait: 'tether_conformance_wait',
+  attach: 'tether_conformance_attach',
+  reject: 'tether_conformance_reject',
 } as const;
 
 export type KitTool = (typeof KIT)[keyof typeof KIT];

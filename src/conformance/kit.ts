@@ -1,11 +1,12 @@
 /**
  * Driving the host's conformance kit (docs/protocol.md, "Optional conformance kit"):
  * tether_conformance_block holds the main thread, _count is a non-idempotent side effect the
- * suite can count, _read reads a counter, _reload triggers a domain reload.
+ * suite can count, _read reads a counter, _reload triggers a domain reload, _wait runs beside
+ * the main thread, and _attach and _reject count and block under those duplicate policies.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Agent, CallStartResult, CallState, ToolResult } from '../protocol/index.js';
+import type { Agent, CallStartParams, CallStartResult, CallState, ToolResult } from '../protocol/index.js';
 import { isRecord, settle, show, type Outcome } from './assertions.js';
 import { CheckFailure } from './errors.js';
 import { KIT, type KitTool } from './kit-tools.js';
@@ -68,10 +69,15 @@ export function startCall(
   callId = uniqueId(tool.replace('tether_conformance_', '')),
   agent?: Agent,
 ): StartedCall {
+  return startWith(context, session, { callId, tool, arguments: args, ...(agent ? { agent } : {}) });
+}
+
+/** startCall with every calls/start param (deadlineMs, attachOnly); aborting `signal` abandons the request (notifications/cancelled). */
+export function startWith(context: CheckContext, session: Session, params: CallStartParams, options: { signal?: AbortSignal } = {}): StartedCall {
   const sentAt = Date.now();
-  const outcome = settle(session.start({ callId, tool, arguments: args, ...(agent ? { agent } : {}) }));
-  context.defer(() => cancelIfLive(context, session, callId));
-  return { callId, sentAt, outcome };
+  const outcome = settle(session.start(params, options));
+  context.defer(() => cancelIfLive(context, session, params.callId));
+  return { callId: params.callId, sentAt, outcome };
 }
 
 /** Starts tether_conformance_block and returns once the host reports it running. */

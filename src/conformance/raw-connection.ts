@@ -42,8 +42,16 @@ export function helloFrame(id: RequestId, credentials: Credentials, protocolVers
   return request(id, METHODS.hello, { proof: { nonce, mac: clientProof(credentials.token, nonce) }, protocolVersion, client: { name: 'tether-conformance' } });
 }
 
+export interface RawOptions {
+  /** Answer the host's pings (default true); false plays a client that has gone silent. */
+  answerPings?: boolean;
+}
+
 export class RawConnection {
   private readonly decoder = new FrameDecoder(READ_LIMITS);
+  /** When each ping from the host arrived (Date.now()). */
+  readonly pings: number[] = [];
+  private readonly pingListeners = new Set<() => void>();
   private readonly inbox: Message[] = [];
   private readonly waiters = new Set<Waiter>();
   private unreadable: string | undefined;
@@ -51,7 +59,10 @@ export class RawConnection {
   /** Resolves when the host (or the suite) has closed the socket. */
   readonly closed: Promise<void>;
 
-  private constructor(private readonly socket: Socket) {
+  private constructor(
+    private readonly socket: Socket,
+    private readonly answerPings: boolean,
+  ) {
     this.closed = new Promise((resolve) => socket.once('close', () => resolve()));
     void this.closed.then(() => {
       this.closedAt = Date.now();
@@ -61,12 +72,22 @@ export class RawConnection {
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
   }
 
-  static async open(port: number, host = '127.0.0.1'): Promise<RawConnection> {
-    return new RawConnection(await openSocket(port, host));
+  static async open(port: number, host = '127.0.0.1', options: RawOptions = {}): Promise<RawConnection> {
+    return new RawConnection(await openSocket(port, host), options.answerPings ?? true);
   }
 
   get isClosed(): boolean {
     return this.closedAt !== undefined;
+  }
+
+  /** When the connection closed (Date.now()), if it has. */
+  get closedTime(): number | undefined {
+    return this.closedAt;
+  }
+
+  /** This side's address:port, as the host sees the peer (protocol.md §7.15's newClientEndpoint). */
+  get localEndpoint(): string {
+    return `${this.socket.localAddress ?? '?'}:${this.socket.localPort ?? '?'}`;
   }
 
   /** Writes bytes as one socket write; resolves once they are handed to the OS. */
@@ -146,6 +167,31 @@ export class RawConnection {
     });
   }
 
+  /** When the host's first ping arrived (Date.now()), waiting for it if it has not; fails on timeout or close. */
+  firstPing(what: string, timeoutMs: number): Promise<number> {
+    if (this.pings.length > 0) return Promise.resolve(this.pings[0] as number);
+    return new Promise((resolve, reject) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.pingListeners.delete(onPing);
+      };
+      const onPing = (): void => {
+        done();
+        resolve(this.pings[0] as number);
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new CheckFailure(`${what}: no ping within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.pingListeners.add(onPing);
+      void this.closed.then(() => {
+        if (!this.pingListeners.has(onPing)) return;
+        done();
+        reject(new CheckFailure(`${what}: the host closed the connection without pinging it`));
+      });
+    });
+  }
+
   /** Fails the check unless the host closes the connection within the time. Returns when it closed. */
   async expectClose(what: string, timeoutMs = DEFAULT_WAIT_MS): Promise<number> {
     let timer: NodeJS.Timeout | undefined;
@@ -188,7 +234,9 @@ export class RawConnection {
   private receive(message: Message): void {
     // The host may ping its clients; answering keeps this connection a well-behaved one.
     if ('method' in message && 'id' in message && message.method === METHODS.ping) {
-      void this.write(frame({ jsonrpc: '2.0', id: message.id, result: {} })).catch(() => undefined);
+      this.pings.push(Date.now());
+      for (const listener of [...this.pingListeners]) listener();
+      if (this.answerPings) void this.write(frame({ jsonrpc: '2.0', id: message.id, result: {} })).catch(() => undefined);
       return;
     }
     for (const waiter of this.waiters) {

@@ -86,10 +86,26 @@ export function hasKit(tools: readonly ToolDescriptor[]): boolean {
   return Object.values(KIT).every((name) => names.has(name));
 }
 
+/** Why a check cannot run against this host at all, if it cannot: kit tools it lacks, or too few connections at once. */
+function cannotRun(check: Check, probe: Probe): string | undefined {
+  const names = new Set(probe.tools.map((t) => t.name));
+  const missing = (check.needs ?? []).filter((tool) => !names.has(tool));
+  if (missing.length > 0) {
+    // A host with no kit at all is told to turn it on; one with part of it, what it lacks.
+    const anyKit = Object.values(KIT).some((name) => names.has(name));
+    return anyKit ? `the host's conformance kit lacks ${missing.join(', ')} (protocol.md §15)` : KIT_MISSING_REASON;
+  }
+  const max = probe.hello.capabilities.maxConnections;
+  if (check.connections !== undefined && max !== undefined && max < check.connections) {
+    return `it holds ${check.connections} connections open at once, and the host serves ${max} at a time (capabilities.maxConnections): one more would evict one it uses (protocol.md §10)`;
+  }
+  return undefined;
+}
+
 async function runCheck(check: Check, target: HostTarget, probe: Probe): Promise<CheckResult> {
   const base = { id: check.id, requirement: check.requirement, title: check.title };
-  const names = new Set(probe.tools.map((t) => t.name));
-  if ((check.needs ?? []).some((tool) => !names.has(tool))) return { ...base, status: 'skipped', durationMs: 0, detail: KIT_MISSING_REASON };
+  const why = cannotRun(check, probe);
+  if (why !== undefined) return { ...base, status: 'skipped', durationMs: 0, detail: why };
 
   const { context, dispose } = createCheckContext(target, probe.hello, probe.tools);
   const timeoutMs = typeof check.timeoutMs === 'function' ? check.timeoutMs(context) : (check.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS);

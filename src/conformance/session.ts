@@ -73,9 +73,12 @@ export class Session {
     return this.rpc.request<T>(method, params, { timeoutMs });
   }
 
-  /** calls/start with no time limit (a call may legitimately run long); the result's shape is checked. */
-  async start(params: CallStartParams): Promise<CallStartResult> {
-    const raw = await this.rpc.request(METHODS.callStart, params);
+  /**
+   * calls/start with no time limit (a call may legitimately run long); the result's shape is
+   * checked. Aborting `signal` abandons the request: notifications/cancelled for it (protocol.md §4.4).
+   */
+  async start(params: CallStartParams, options: { signal?: AbortSignal } = {}): Promise<CallStartResult> {
+    const raw = await this.rpc.request(METHODS.callStart, params, options.signal ? { signal: options.signal } : {});
     const parsed = CallStartResult.safeParse(raw);
     if (!parsed.success) throw new CheckFailure(`calls/start for "${params.callId}" returned a malformed result: ${show(raw)} (${parsed.error.issues[0]?.message ?? ''})`);
     return parsed.data;

@@ -1,7 +1,7 @@
 /** The shapes the suite is built from: checks, the context they run in, and their results. */
 import type { HelloResult, ToolDescriptor } from '../protocol/index.js';
 import type { KitTool } from './kit-tools.js';
-import type { RawConnection } from './raw-connection.js';
+import type { RawConnection, RawOptions } from './raw-connection.js';
 import type { RequirementId } from './requirements.js';
 import type { Session, SessionOptions } from './session.js';
 import type { HostTarget } from './target.js';
@@ -14,6 +14,12 @@ export interface Check {
   readonly title: string;
   /** Conformance-kit tools the check drives; without them it is skipped, not failed. */
   readonly needs?: readonly KitTool[];
+  /**
+   * How many connections the check holds open at once, when more than one: on a host that
+   * serves fewer (capabilities.maxConnections) it is skipped, not failed, as opening one more
+   * would evict one the check still uses (protocol.md §10).
+   */
+  readonly connections?: number;
   /** Upper bound on the whole check (default 15 s); a function when it depends on the host's settings. */
   readonly timeoutMs?: number | ((context: CheckContext) => number);
   run(context: CheckContext): Promise<void>;
@@ -29,7 +35,7 @@ export interface CheckContext {
   /** An authenticated session, closed when the check ends. */
   connect(options?: SessionOptions): Promise<Session>;
   /** A raw TCP connection with no handshake, closed when the check ends. */
-  raw(): Promise<RawConnection>;
+  raw(options?: RawOptions): Promise<RawConnection>;
   /** Runs when the check ends, last registered first, whatever the outcome. */
   defer(cleanup: () => unknown): void;
   /** Waits (bounded) until the host accepts a handshake again, after a reload. */

@@ -33,6 +33,10 @@ export interface SandboxOptions {
   frameTimeoutMs?: number;
   maxConnections?: number;
   pingIntervalMs?: number;
+  /** How long a connection may take to complete its hello (default 10 s). */
+  handshakeTimeoutMs?: number;
+  /** How long past its deadline a tool that has not stopped is waited for before its call is given up (protocol.md §8.6). */
+  deadlineGraceMs?: number;
   recordsDir?: string;
   conformanceKit?: boolean;
   /** Serve the official MCP conformance suite's fixture tools, resources and prompts. */
@@ -125,7 +129,7 @@ export class SandboxEditor {
       // The first domain of this process: what the journal holds queued was left by an editor
       // that stopped, and runs only if a client comes back for it (protocol.md §8.5).
       afterRestart: this.generation === 0,
-      ...pick(this.options, ['heartbeatMs', 'retentionMs', 'maxConnections', 'pingIntervalMs', 'recordsDir']),
+      ...pick(this.options, ['heartbeatMs', 'retentionMs', 'maxConnections', 'pingIntervalMs', 'handshakeTimeoutMs', 'deadlineGraceMs', 'recordsDir']),
       ...(this.options.frameTimeoutMs ? { limits: { frameTimeoutMs: this.options.frameTimeoutMs } } : {}),
     });
     for (const descriptor of tools) {

@@ -10,6 +10,14 @@ describe('conformance manifest', () => {
 
   it('says, for every requirement, where protocol.md states it', () => {
     expect(REQUIREMENTS.filter((r) => !whereStated(r.id).includes('protocol.md §')).map((r) => r.id)).toEqual([]);
+    // By its group, unless the requirement names its own sections.
+    expect(whereStated('FA-1')).toBe('FA-1, protocol.md §8.8');
+    expect(whereStated('RL-2')).toBe('RL-2, protocol.md §8.1, §8.5, §9');
+  });
+
+  it('declares how many connections a check holds at once only where it holds more than one', () => {
+    expect(CHECKS.filter((c) => c.connections !== undefined && c.connections < 2).map((c) => c.id)).toEqual([]);
+    expect(CHECKS.filter((c) => c.connections !== undefined).map((c) => c.id)).toEqual(['calls.attach-other-connection', 'fairness.round-robin']);
   });
 
   it('names only known requirements, with unique dotted check ids', () => {

@@ -21,11 +21,16 @@ afterEach(async () => {
 });
 
 /**
- * Short timings so the frame-timeout and heartbeat checks run instead of being skipped, and run
- * fast. Not shorter: the kit allows half a heartbeat of lateness, and the host and the kit share
- * one process on a loaded machine (at 100 ms, 50 ms of slack).
+ * Short timings so the frame-timeout, heartbeat, ping, handshake-timeout and give-up checks run
+ * instead of being skipped, and run fast. Not shorter: the kit allows half a heartbeat of
+ * lateness, and the host and the kit share one process on a loaded machine (at 100 ms, 50 ms of
+ * slack); a ping interval shorter than the frame timeout would drop the connection of the
+ * frame-timeout check (it cannot answer a ping mid-frame) before its frame timed out.
  */
-const FAST: Partial<HostOptions> = { heartbeatMs: 300, limits: { frameTimeoutMs: 300 } };
+const FAST: Partial<HostOptions> = { heartbeatMs: 300, limits: { frameTimeoutMs: 300 }, pingIntervalMs: 400, handshakeTimeoutMs: 1_000, deadlineGraceMs: 500 };
+
+/** What a host without a connection limit skips: it has no one to evict. */
+const UNLIMITED_HOST_SKIPS = ['connections.eviction'];
 
 interface Subject {
   host: Host;
@@ -47,32 +52,66 @@ async function startHost(make: (options: HostOptions) => Host = (options) => new
   return { host, project, recordsDir };
 }
 
+/** Waits ms milliseconds, stopping early when the call is cancelled unless told to ignore it. */
+function occupy(ms: number, signal: AbortSignal, ignoreCancel = false): Promise<{ blockedMs: number }> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve({ blockedMs: ms }), ms);
+    if (ignoreCancel) return;
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(new TetherError('CANCELLED', 'Block cancelled.', { started: true }));
+    });
+  });
+}
+
 /** The kit's call tools in JavaScript; the "block" waits on a timer, which to a client looks the same. */
 function addKit(host: Host): void {
   const counters = new Map<string, number>();
+  const increment = (key: string): number => {
+    counters.set(key, (counters.get(key) ?? 0) + 1);
+    return counters.get(key) as number;
+  };
+  const shared = z.object({ key: z.string().min(1), ms: z.number().int().min(0) });
   host
     .tool({
       name: KIT.block,
-      description: 'Occupies the executor for ms milliseconds, stopping early when cancelled.',
-      input: z.object({ ms: z.number().int().min(0) }),
+      description: 'Occupies the executor for ms milliseconds, stopping early when cancelled (unless ignoreCancel).',
+      input: z.object({ ms: z.number().int().min(0), ignoreCancel: z.boolean().optional() }),
       execution: { longRunning: true, duplicates: 'allow' },
-      handler: ({ ms }, context) =>
-        new Promise((resolve, reject) => {
-          const timer = setTimeout(() => resolve({ blockedMs: ms }), ms);
-          context.signal.addEventListener('abort', () => {
-            clearTimeout(timer);
-            reject(new TetherError('CANCELLED', 'Block cancelled.', { started: true }));
-          });
-        }),
+      handler: ({ ms, ignoreCancel }, context) => occupy(ms, context.signal, ignoreCancel),
     })
     .tool({
       name: KIT.count,
       description: 'Increments counter key.',
       input: z.object({ key: z.string().min(1) }),
       execution: { duplicates: 'allow' },
-      handler: ({ key }) => {
-        counters.set(key, (counters.get(key) ?? 0) + 1);
-        return { key, count: counters.get(key) };
+      handler: ({ key }) => ({ key, count: increment(key) }),
+    })
+    .tool({
+      name: KIT.wait,
+      description: 'Waits ms milliseconds beside the executor.',
+      input: z.object({ ms: z.number().int().min(0) }),
+      execution: { longRunning: true, mainThread: false, duplicates: 'allow' },
+      handler: async ({ ms }) => ({ waitedMs: (await occupy(ms, new AbortController().signal, true)).blockedMs }),
+    })
+    .tool({
+      name: KIT.attach,
+      description: 'Counts key, then occupies the executor for ms; identical calls in flight attach.',
+      input: shared,
+      execution: { longRunning: true, duplicates: 'attach' },
+      handler: async ({ key, ms }, context) => {
+        const count = increment(key);
+        return { key, count, ...(await occupy(ms, context.signal)) };
+      },
+    })
+    .tool({
+      name: KIT.reject,
+      description: 'Counts key, then occupies the executor for ms; identical calls in flight are refused.',
+      input: shared,
+      execution: { longRunning: true, duplicates: 'reject' },
+      handler: async ({ key, ms }, context) => {
+        const count = increment(key);
+        return { key, count, ...(await occupy(ms, context.signal)) };
       },
     })
     .tool({
@@ -96,8 +135,8 @@ describe('conformance suite against SDK hosts', () => {
   it('skips the kit checks with the reason on a host without the kit, and passes the rest', async () => {
     const report = await run(await startHost());
     const needKit = CHECKS.filter((c) => (c.needs ?? []).length > 0).map((c) => c.id);
-    expect(byStatus(report, 'skipped')).toEqual(needKit);
-    expect(report.results.filter((r) => r.status === 'skipped').every((r) => r.detail === KIT_MISSING_REASON)).toBe(true);
+    expect(byStatus(report, 'skipped')).toEqual(CHECKS.filter((c) => needKit.includes(c.id) || UNLIMITED_HOST_SKIPS.includes(c.id)).map((c) => c.id));
+    expect(report.results.filter((r) => needKit.includes(r.id)).every((r) => r.detail === KIT_MISSING_REASON)).toBe(true);
     const failed = report.results.filter((r) => r.status === 'failed').map(formatResult);
     expect(failed, failed.join('\n')).toEqual([]);
     expect(report.conformanceKit).toBe(false);
@@ -113,7 +152,10 @@ describe('conformance suite against SDK hosts', () => {
     );
     const failed = report.results.filter((r) => r.status === 'failed').map(formatResult);
     expect(failed, failed.join('\n')).toEqual([]);
-    expect(byStatus(report, 'skipped')).toEqual(CHECKS.filter((c) => c.needs?.includes(KIT.reload)).map((c) => c.id));
+    expect(byStatus(report, 'skipped')).toEqual(CHECKS.filter((c) => c.needs?.includes(KIT.reload) || UNLIMITED_HOST_SKIPS.includes(c.id)).map((c) => c.id));
+    expect(report.results.filter((r) => r.status === 'skipped' && r.id !== 'connections.eviction').every((r) => r.detail === `the host's conformance kit lacks ${KIT.reload} (protocol.md §15)`)).toBe(
+      true,
+    );
   });
 
   it('fails the heartbeat check on a host that advertises a heartbeat it does not keep', async () => {
@@ -129,6 +171,28 @@ describe('conformance suite against SDK hosts', () => {
     });
     const report = await run(subject, 'progress.heartbeat');
     expect(report.results).toMatchObject([{ id: 'progress.heartbeat', status: 'failed' }]);
+  });
+
+  it('fails the pending-handshake check on a host that holds any number of connections waiting for their hello', async () => {
+    const subject = await startHost(undefined, { ...FAST, maxPendingHandshakes: 1_000 });
+    expect((await run(subject, 'security.waiting-connections')).results).toMatchObject([
+      { id: 'security.waiting-connections', status: 'failed', detail: expect.stringContaining('the host kept the connection open') },
+    ]);
+  });
+
+  it('skips the give-up check on a host whose hello does not say its deadlineGraceMs (an older host)', async () => {
+    class OlderHost extends Host {
+      override helloResult(connectionId: string): HelloResult {
+        const { deadlineGraceMs: _omitted, ...older } = super.helloResult(connectionId);
+        return older;
+      }
+    }
+    const subject = await startHost((options) => {
+      const host = new OlderHost(options);
+      addKit(host);
+      return host;
+    });
+    expect((await run(subject, 'deadline.give-up')).results).toMatchObject([{ id: 'deadline.give-up', status: 'skipped', detail: expect.stringContaining('does not advertise deadlineGraceMs') }]);
   });
 
   it('fails the record check on a host whose record others may read', async () => {

@@ -45,7 +45,15 @@ describe('the console host offers the conformance fixtures the sandbox offers', 
     const kit = async (client: Client) =>
       byName((await client.listTools()).tools.filter((t) => t.name.startsWith('tether_conformance_'))).map(({ name, inputSchema, annotations }) => ({ name, inputSchema, annotations }));
     const expected = await kit(sandbox);
-    expect(expected.map((t) => t.name)).toEqual(['tether_conformance_block', 'tether_conformance_count', 'tether_conformance_read', 'tether_conformance_reload']);
+    expect(expected.map((t) => t.name)).toEqual([
+      'tether_conformance_attach',
+      'tether_conformance_block',
+      'tether_conformance_count',
+      'tether_conformance_read',
+      'tether_conformance_reject',
+      'tether_conformance_reload',
+      'tether_conformance_wait',
+    ]);
     expect(await kit(consoleHost)).toEqual(expected);
   });
 

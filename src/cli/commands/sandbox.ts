@@ -18,6 +18,9 @@ export interface SandboxCommandOptions {
   frameTimeoutMs?: number;
   retentionMs?: number;
   maxConnections?: number;
+  pingIntervalMs?: number;
+  handshakeTimeoutMs?: number;
+  deadlineGraceMs?: number;
   conformanceKit?: boolean;
   conformanceFixtures?: boolean;
   logLevel?: string;
@@ -41,6 +44,9 @@ export async function run(options: SandboxCommandOptions): Promise<SandboxEditor
       frameTimeoutMs: options.frameTimeoutMs,
       retentionMs: options.retentionMs,
       maxConnections: options.maxConnections,
+      pingIntervalMs: options.pingIntervalMs,
+      handshakeTimeoutMs: options.handshakeTimeoutMs,
+      deadlineGraceMs: options.deadlineGraceMs,
       conformanceKit: options.conformanceKit,
       conformanceFixtures: options.conformanceFixtures,
     }),

@@ -220,6 +220,8 @@ namespace Tether.ConsoleHost
             if (_args.MaxConnections.HasValue) options.MaxConnections = _args.MaxConnections.Value;
             if (_args.RequeueGraceMs.HasValue) options.RequeueGraceMs = _args.RequeueGraceMs.Value;
             if (_args.PingIntervalMs.HasValue) options.PingIntervalMs = _args.PingIntervalMs.Value;
+            if (_args.HandshakeTimeoutMs.HasValue) options.HandshakeTimeoutMs = _args.HandshakeTimeoutMs.Value;
+            if (_args.DeadlineGraceMs.HasValue) options.DeadlineGraceMs = _args.DeadlineGraceMs.Value;
             return options;
         }
     }

@@ -13,7 +13,8 @@ namespace Tether.ConsoleHost
     /// <summary>
     /// tether-console-host --project DIR [--conformance-kit] [--conformance-fixtures] [--port N]
     ///   [--heartbeat-ms N] [--frame-timeout-ms N] [--retention-ms N] [--max-connections N]
-    ///   [--requeue-grace-ms N] [--ping-interval-ms N] [--reload-ms N] [--name NAME]
+    ///   [--requeue-grace-ms N] [--ping-interval-ms N] [--handshake-timeout-ms N]
+    ///   [--deadline-grace-ms N] [--reload-ms N] [--name NAME]
     /// Options take their value as the next argument or after "=" (--port=0).
     /// </summary>
     internal sealed class ConsoleHostArguments
@@ -21,7 +22,7 @@ namespace Tether.ConsoleHost
         public const string Usage =
             "Usage: tether-console-host --project DIR [--conformance-kit] [--conformance-fixtures] [--port N] [--heartbeat-ms N]\n" +
             "         [--frame-timeout-ms N] [--retention-ms N] [--max-connections N] [--requeue-grace-ms N] [--ping-interval-ms N]\n" +
-            "         [--reload-ms N] [--name NAME]";
+            "         [--handshake-timeout-ms N] [--deadline-grace-ms N] [--reload-ms N] [--name NAME]";
 
         public string Project;
         public bool ConformanceKit;
@@ -33,6 +34,9 @@ namespace Tether.ConsoleHost
         public int? MaxConnections;
         public int? RequeueGraceMs;
         public int? PingIntervalMs;
+        public int? HandshakeTimeoutMs;
+        /// <summary>How long past a call's deadline a tool that has not stopped is waited for (protocol.md §8.6).</summary>
+        public long? DeadlineGraceMs;
         /// <summary>How long a simulated domain reload keeps the host away.</summary>
         public long ReloadMs = 300;
         public string Name;
@@ -69,6 +73,8 @@ namespace Tether.ConsoleHost
                     case "--max-connections": parsed.MaxConnections = (int)Number(arg, Value(), 1, int.MaxValue); break;
                     case "--requeue-grace-ms": parsed.RequeueGraceMs = (int)Number(arg, Value(), 0, int.MaxValue); break;
                     case "--ping-interval-ms": parsed.PingIntervalMs = (int)Number(arg, Value(), 0, int.MaxValue); break;
+                    case "--handshake-timeout-ms": parsed.HandshakeTimeoutMs = (int)Number(arg, Value(), 1, int.MaxValue); break;
+                    case "--deadline-grace-ms": parsed.DeadlineGraceMs = Number(arg, Value(), 0); break;
                     case "--reload-ms": parsed.ReloadMs = Number(arg, Value(), 0, int.MaxValue); break;
                     case "--help":
                     case "-h":

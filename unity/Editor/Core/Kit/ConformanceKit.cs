@@ -1,6 +1,8 @@
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
+using System.Threading;
+using System.Threading.Tasks;
 using Newtonsoft.Json.Linq;
 using Tether.Core.Protocol;
 using Tether.Core.Tools;
@@ -20,6 +22,24 @@ namespace Tether.Core.Kit
 
         public sealed class BlockArguments
         {
+            [ToolArg(Required = true, Minimum = 0, Maximum = 600000)]
+            public int Ms;
+
+            [ToolArg("Keep blocking for all of `ms` when cancelled or past the deadline, as a tool that ignores its signal.")]
+            public bool? IgnoreCancel;
+        }
+
+        public sealed class WaitArguments
+        {
+            [ToolArg(Required = true, Minimum = 0, Maximum = 600000)]
+            public int Ms;
+        }
+
+        public sealed class SharedArguments
+        {
+            [ToolArg(Required = true, MinLength = 1)]
+            public string Key;
+
             [ToolArg(Required = true, Minimum = 0, Maximum = 600000)]
             public int Ms;
         }
@@ -45,7 +65,7 @@ namespace Tether.Core.Kit
                         LongRunning = true,
                         Duplicates = "allow",
                     },
-                    (args, context) => Block(args.Ms, context)),
+                    (args, context) => Block(args.Ms, context, args.IgnoreCancel == true)),
                 ToolFactory.Create<KeyArguments>(
                     new TetherToolAttribute("tether_conformance_count")
                     {
@@ -75,17 +95,74 @@ namespace Tether.Core.Kit
                         editor.RequestReload();
                         return new JObject { ["reloading"] = true };
                     }),
+                ToolFactory.CreateAsync<WaitArguments>(
+                    new TetherToolAttribute("tether_conformance_wait")
+                    {
+                        Description = "Conformance kit: waits `ms` milliseconds without holding the main thread (mainThread: false).",
+                        ReadOnly = false,
+                        Idempotent = false,
+                        LongRunning = true,
+                        MainThread = false,
+                        Duplicates = "allow",
+                    },
+                    (args, context) => Wait(args.Ms)),
+                ToolFactory.Create<SharedArguments>(
+                    new TetherToolAttribute("tether_conformance_attach")
+                    {
+                        Description = "Conformance kit: increments the counter `key`, then blocks the main thread for `ms` milliseconds (waking early when cancelled). An identical call in flight attaches to it.",
+                        ReadOnly = false,
+                        Idempotent = false,
+                        LongRunning = true,
+                        Duplicates = "attach",
+                    },
+                    (args, context) => CountThenBlock(counters, args, context)),
+                ToolFactory.Create<SharedArguments>(
+                    new TetherToolAttribute("tether_conformance_reject")
+                    {
+                        Description = "Conformance kit: increments the counter `key`, then blocks the main thread for `ms` milliseconds (waking early when cancelled). An identical call in flight is refused.",
+                        ReadOnly = false,
+                        Idempotent = false,
+                        LongRunning = true,
+                        Duplicates = "reject",
+                    },
+                    (args, context) => CountThenBlock(counters, args, context)),
             };
+        }
+
+        /// <summary>
+        /// Waits beside the main thread (the tool says mainThread: false). Deaf to cancellation, as
+        /// the sandbox's is: it holds nothing, so it may run its course.
+        /// </summary>
+        private static async Task<object> Wait(int ms)
+        {
+            var clock = Stopwatch.StartNew();
+            // Task.Delay may end a timer tick early: the tool waits its whole time, as it says.
+            for (var left = (long)ms; left > 0; left = ms - clock.ElapsedMilliseconds) await Task.Delay((int)left).ConfigureAwait(false);
+            return new JObject { ["waitedMs"] = clock.ElapsedMilliseconds };
+        }
+
+        /// <summary>One count per execution, however many requesters share it, then a block.</summary>
+        private static JObject CountThenBlock(ConformanceCounters counters, SharedArguments args, IToolContext context)
+        {
+            var count = counters.Increment(args.Key);
+            var blocked = Block(args.Ms, context, false);
+            return new JObject { ["key"] = args.Key, ["count"] = count, ["blockedMs"] = blocked["blockedMs"] };
         }
 
         /// <summary>
         /// Blocks the calling (main) thread as a player build does: no editor callbacks meanwhile.
         /// It wakes at least every 100 ms (at once when the call is cancelled, through the
-        /// token's wait handle) and stops early when cancelled.
+        /// token's wait handle) and stops early when cancelled; told to ignore its cancellation,
+        /// it sleeps all of <paramref name="ms"/>, as a tool deaf to its signal (protocol.md §8.6).
         /// </summary>
-        private static JObject Block(int ms, IToolContext context)
+        private static JObject Block(int ms, IToolContext context, bool ignoreCancel)
         {
             var clock = Stopwatch.StartNew();
+            if (ignoreCancel)
+            {
+                Thread.Sleep(ms);
+                return new JObject { ["blockedMs"] = clock.ElapsedMilliseconds };
+            }
             var cancellation = context?.Cancellation ?? default;
             while (true)
             {

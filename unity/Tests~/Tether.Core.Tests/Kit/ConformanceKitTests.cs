@@ -49,7 +49,8 @@ namespace Tether.Core.Tests.Kit
         {
             var expected = (JArray)Fixtures.Read("sandbox-kit-and-catalog.json")["tools"];
             JsonAssert.AreEqual(expected, new JArray(ConformanceKit.Tools(_editor).Select(t => t.Descriptor)));
-            Assert.That(ConformanceKit.Tools(_editor).Select(t => t.DuplicatePolicy), Is.EqualTo(new[] { "allow", "allow", "allow", "allow" }));
+            Assert.That(ConformanceKit.Tools(_editor).Select(t => t.DuplicatePolicy), Is.EqualTo(new[] { "allow", "allow", "allow", "allow", "allow", "attach", "reject" }));
+            Assert.That(ConformanceKit.Tools(_editor).Where(t => !t.MainThread).Select(t => t.Name), Is.EqualTo(new[] { "tether_conformance_wait" }));
         }
 
         [Test]
@@ -105,6 +106,40 @@ namespace Tether.Core.Tests.Kit
             Assert.That(clock.ElapsedMilliseconds, Is.LessThan(5000));
             Assert.That((bool)error.Data["started"], Is.True);
             Assert.That(error.Message, Does.StartWith("Blocking call cancelled after "));
+        }
+
+        [Test]
+        public async Task BlockToldToIgnoreItsCancellationBlocksItsWholeTime()
+        {
+            var context = new FakeToolContext();
+            context.CancelAfter(20);
+            var clock = Stopwatch.StartNew();
+            var result = await Call(Kit("tether_conformance_block"), JObject.Parse("{\"ms\":300,\"ignoreCancel\":true}"), context);
+            Assert.That(clock.ElapsedMilliseconds, Is.GreaterThanOrEqualTo(300));
+            Assert.That((long)result["structuredContent"]["blockedMs"], Is.GreaterThanOrEqualTo(300));
+        }
+
+        [Test]
+        public async Task WaitWaitsItsTime()
+        {
+            var clock = Stopwatch.StartNew();
+            var result = await Call(Kit("tether_conformance_wait"), JObject.Parse("{\"ms\":120}"));
+            Assert.That(clock.ElapsedMilliseconds, Is.GreaterThanOrEqualTo(120));
+            Assert.That((long)result["structuredContent"]["waitedMs"], Is.GreaterThanOrEqualTo(120));
+        }
+
+        [TestCase("tether_conformance_attach")]
+        [TestCase("tether_conformance_reject")]
+        public async Task TheSharedToolsCountThenBlock(string tool)
+        {
+            var first = await Call(Kit(tool), JObject.Parse("{\"key\":\"s\",\"ms\":50}"));
+            Assert.That((long)first["structuredContent"]["count"], Is.EqualTo(1));
+            Assert.That((long)first["structuredContent"]["blockedMs"], Is.GreaterThanOrEqualTo(50));
+            var context = new FakeToolContext();
+            context.CancelAfter(50);
+            TetherAssert.ThrowsAsync(ErrorCodes.Cancelled, () => Kit(tool).Invoke(JObject.Parse("{\"key\":\"s\",\"ms\":600000}"), context));
+            // The cancelled run counted too: one count per execution, whatever its end.
+            JsonAssert.AreEqual(JObject.Parse("{\"key\":\"s\",\"count\":2}"), (await Call(Kit("tether_conformance_read"), JObject.Parse("{\"key\":\"s\"}")))["structuredContent"]);
         }
 
         [Test]

@@ -212,6 +212,24 @@ namespace Tether.Core.Tests.Tools
         {
             [ToolArg(Required = true, Minimum = 0, Maximum = 600000)]
             public int Ms;
+
+            [ToolArg("Keep blocking for all of `ms` when cancelled or past the deadline, as a tool that ignores its signal.")]
+            public bool? IgnoreCancel;
+        }
+
+        private sealed class Wait
+        {
+            [ToolArg(Required = true, Minimum = 0, Maximum = 600000)]
+            public int Ms;
+        }
+
+        private sealed class Shared
+        {
+            [ToolArg(Required = true, MinLength = 1)]
+            public string Key;
+
+            [ToolArg(Required = true, Minimum = 0, Maximum = 600000)]
+            public int Ms;
         }
 
         private sealed class Key
@@ -230,6 +248,9 @@ namespace Tether.Core.Tests.Tools
             keySchema["required"] = new JArray("key");
             JsonAssert.AreEqual(Fixtures.Tool(kit, "tether_conformance_count")["inputSchema"], keySchema);
             JsonAssert.AreEqual(Fixtures.Tool(kit, "tether_conformance_reload")["inputSchema"], SchemaGenerator.InputSchema(typeof(NoArguments)));
+            JsonAssert.AreEqual(Fixtures.Tool(kit, "tether_conformance_wait")["inputSchema"], SchemaGenerator.InputSchema(typeof(Wait)));
+            JsonAssert.AreEqual(Fixtures.Tool(kit, "tether_conformance_attach")["inputSchema"], SchemaGenerator.InputSchema(typeof(Shared)));
+            JsonAssert.AreEqual(Fixtures.Tool(kit, "tether_conformance_reject")["inputSchema"], SchemaGenerator.InputSchema(typeof(Shared)));
         }
 
         private class Base
