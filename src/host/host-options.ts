@@ -48,9 +48,12 @@ export interface HostOptions {
    */
   requeueGraceMs?: number;
   /**
-   * Set on the first host of an editor's process (not after a domain reload): calls found
+   * This is the first host of an editor's process (not one after a domain reload): calls found
    * queued in the journal were left by an editor that stopped, and run only if one of their
    * requesters comes back within requeueGraceMs; the others end cancelled, never started.
+   * Default: true for the first Host of this process on its journalPath, false for the next
+   * ones (a domain reload makes a new Host in the same process); set it when the editor knows
+   * better.
    */
   afterRestart?: boolean;
   limits?: Partial<FrameLimits>;

@@ -29,6 +29,7 @@ import type { ConnectionPeer, HostCore } from './host-core.js';
 import { hostStatusOf } from './host-status.js';
 import { defaultByeMessage, resolveHostOptions, type CloseOptions, type HostOptions, type ResolvedOptions } from './host-options.js';
 import { MemoryJournalStore } from './journal-store.js';
+import { firstOpeningInProcess } from './journals-opened.js';
 import { Listener } from './listener.js';
 import { ProofNonces } from './proof-nonces.js';
 import { cannotAdd, registerTool, toolProblem, type RegisteredTool, type ToolDefinition } from './tools.js';
@@ -75,7 +76,7 @@ export class Host implements HostCore {
       defaultDeadlineMs: this.options.defaultDeadlineMs,
       deadlineGraceMs: this.options.deadlineGraceMs,
       requeueGraceMs: this.options.requeueGraceMs,
-      afterRestart: this.options.afterRestart === true,
+      afterRestart: options.afterRestart ?? (options.journalPath !== undefined && firstOpeningInProcess(options.journalPath)),
     });
   }
 

@@ -32,7 +32,8 @@ function editor() {
   const gates: Array<() => void> = [];
   const release = () => gates.splice(0).forEach((open) => open());
   // Calls queued before a reload start at once in the next life unless a grace is given (its own tests below).
-  const life = async (label: string, watch: string[] = [], requeueGraceMs = 0, afterRestart = false) => {
+  // afterRestart left out: the Host decides (the first of this process on the journal is a restart).
+  const life = async (label: string, watch: string[] = [], requeueGraceMs = 0, afterRestart?: boolean) => {
     const host: Host = new Host({
       kind: 'test',
       name: 'T',
@@ -42,7 +43,7 @@ function editor() {
       advertise: false,
       journalPath: join(home, 'journal.jsonl'),
       requeueGraceMs,
-      afterRestart,
+      ...(afterRestart === undefined ? {} : { afterRestart }),
     });
     const seen: Array<Record<string, CallState>> = [];
     host.tool({
@@ -288,6 +289,22 @@ describe('restoring the journal after a restart (the editor stopped, not a reloa
     for (const callId of ['claimed', 'left']) expect(b.host.calls.status(callId)).toMatchObject({ state: 'cancelled', error: { code: 'CANCELLED', data: { started: false } } });
     e.release();
     expect(e.runs).toEqual(['A:blocker']);
+  });
+
+  // The embedder left afterRestart out: a queued call in a journal no Host of this process had
+  // opened was left by an editor that stopped, and ran for no one once the grace was over.
+  it('takes the first Host of the process on a journal for a restart when afterRestart is left out, and the next one for a reload', async () => {
+    const e = editor();
+    e.journal.save({ callId: 'left', tool: 'build', arguments: { target: 'ios' }, argsHash: hashArguments('build', { target: 'ios' }), lane: 'c2', state: 'queued', queuedAt: Date.now() });
+    const b = await e.life('B', [], 200);
+    await expect.poll(() => b.host.calls.status('left').state, { timeout: 3_000 }).toBe('cancelled');
+    expect(b.host.calls.status('left')).toMatchObject({ error: { code: 'CANCELLED', data: { started: false } } });
+
+    void b.build('blocker', 'one');
+    void b.build('queued', 'android');
+    await b.host.close({ reason: 'reload' });
+    await e.life('C', [], 200); // the same process, the same journal: a reload, whose queued call runs
+    await expect.poll(() => e.runs, { timeout: 3_000 }).toEqual(['B:blocker', 'C:queued']);
   });
 
   // A domain reload within the grace made the next life an ordinary one, which ran, once its
