@@ -62,6 +62,7 @@ export class CallManager {
   private readonly executor = new MainThreadExecutor<LiveCall>((call, release) => this.runner.run(call, release));
   private readonly heartbeat: HeartbeatTicker<LiveCall>;
   private readonly grace = new RequeueGrace<LiveCall>();
+  private restored = false;
 
   constructor(private readonly options: CallManagerOptions) {
     this.journal = options.journal;
@@ -87,6 +88,9 @@ export class CallManager {
    * withdrawn alias cut off while running ends cancelled, as its requests were told.
    */
   restore(): void {
+    // Twice, it would queue again, beside themselves, the calls it queued the first time: each would run twice.
+    if (this.restored) throw new TetherError('INTERNAL_ERROR', 'This host has loaded its journal already: a host loads it once, as it starts.');
+    this.restored = true;
     const { requeue, interrupted } = this.journal.load();
     for (const alias of interrupted.filter((e) => e.aliasOf && e.withdrawn)) copyOutcome(this.journal, alias, undefined);
     const calls = requeue.filter((e) => !e.aliasOf).map((entry) => this.track(entry));

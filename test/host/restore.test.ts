@@ -121,6 +121,23 @@ describe('restoring the journal after a reload', () => {
     expect(b.host.calls.status('AL')).toMatchObject({ state: 'cancelled', error: { code: 'CANCELLED', data: { callId: 'AL', shared: true } } });
   });
 
+  // host.calls is public: a second restore() queued the journal's calls again, and a queued
+  // non-idempotent call ran twice.
+  it('loads the journal once: a second restore is refused, and nothing runs twice', async () => {
+    const e = editor();
+    const a = await e.life('A');
+    void a.build('blocker', 'one');
+    void a.build('T', 'android');
+    await a.host.close({ reason: 'reload' });
+    const b = await e.life('B', [], 60_000); // T waits for its requester
+    expect(() => b.host.calls.restore()).toThrow(expect.objectContaining({ code: 'INTERNAL_ERROR', message: expect.stringContaining('loaded its journal already') }));
+    void b.build('T', 'android'); // its requester is back
+    await expect.poll(() => e.runs).toEqual(['A:blocker', 'B:T']);
+    e.release();
+    await expect.poll(() => b.host.calls.status('T').state).toBe('completed');
+    expect(e.runs).toEqual(['A:blocker', 'B:T']);
+  });
+
   it('cancels, without running it, a re-queued call whose requesters had all withdrawn', async () => {
     const e = editor();
     // A journal this host only leaves when a requester's renewed interest could not be
