@@ -92,7 +92,7 @@ program
   .option('--project <dir>', 'the project whose editor to serve (default: the one containing the working directory, or the only one running)')
   .option(
     '--wait-ms <n>',
-    `how long a call waits for an editor that is starting or away (default: 20000); for one reloading its code domain while its process runs, up to ${DEFAULT_RELOAD_WAIT_MS} ms in all`,
+    `how long a call waits for an editor that is starting or away (default: 20000); for one reloading its code domain while its process runs, up to ${DEFAULT_RELOAD_WAIT_MS} ms in all (0: no wait at all)`,
     integer,
   )
   .addOption(logLevelOption('stderr and $TETHER_HOME/logs/mcp.log'))
@@ -119,7 +119,7 @@ program
   .option('--project <dir>', 'the default project whose editor sessions are bound to')
   .option(
     '--wait-ms <n>',
-    `how long a call waits for an editor that is starting or away (default: 20000); for one reloading its code domain while its process runs, up to ${DEFAULT_RELOAD_WAIT_MS} ms in all`,
+    `how long a call waits for an editor that is starting or away (default: 20000); for one reloading its code domain while its process runs, up to ${DEFAULT_RELOAD_WAIT_MS} ms in all (0: no wait at all)`,
     integer,
   )
   .option('--max-body-bytes <n>', 'largest request body (default: 4194304, 4 MiB)', positive)
@@ -178,7 +178,7 @@ program
   .option('--wait-ms <n>', `how long to wait for an editor that is starting or away (default: ${DEFAULT_WAIT_MS})`, integer)
   .option(
     '--reload-wait-ms <n>',
-    `how long, in all, to wait for an editor that is reloading its code domain (a script change reloads it) while its process runs (default: ${DEFAULT_RELOAD_WAIT_MS})`,
+    `how long, in all, to wait for an editor that is reloading its code domain (a script change reloads it) while its process runs (default: ${DEFAULT_RELOAD_WAIT_MS}; 0 after --wait-ms 0)`,
     integer,
   )
   .option('--cancel-wait-ms <n>', 'after Ctrl-C, how long to wait for the editor to confirm it stopped the call (default: 5000)', integer)
@@ -213,7 +213,7 @@ program
   .option('--project <dir>', 'the project whose editor to ask')
   .option('--json', 'print the tool descriptors as JSON')
   .option('--wait-ms <n>', `how long to wait for an editor that is starting or away (default: ${DEFAULT_WAIT_MS})`, integer)
-  .option('--reload-wait-ms <n>', `how long, in all, to wait for an editor that is reloading its code domain while its process runs (default: ${DEFAULT_RELOAD_WAIT_MS})`, integer)
+  .option('--reload-wait-ms <n>', `how long, in all, to wait for an editor that is reloading its code domain while its process runs (default: ${DEFAULT_RELOAD_WAIT_MS}; 0 after --wait-ms 0)`, integer)
   .addHelpText(
     'after',
     helpFooter(['tether tools --project DIR', 'tether tools create_gameobject            # one tool and its arguments', "tether tools --json | jq -r '.[].name'"], {

@@ -11,7 +11,7 @@ import { TetherError, type Agent, type HelloResult, type ToolDescriptor } from '
 import { tetherHome } from '../discovery/tether-home.js';
 import { HostLink, type HostLinkOptions, type LinkState } from '../link/host-link.js';
 import { createLongStringLifter } from '../link/long-string-lifter.js';
-import { DEFAULT_RELOAD_WAIT_MS } from '../link/reload-wait.js';
+import { reloadWaitFor } from '../link/reload-wait.js';
 import { CallsInFlight, type CallOptions, type CallOutcome, type PendingCall } from './calls-in-flight.js';
 import { EditorPresence } from './editor-presence.js';
 import { HostCatalog, type HostLists } from './host-catalog.js';
@@ -105,7 +105,7 @@ export class Front {
     const log = (this.log = options.logger);
     this.link = new HostLink({
       // A tool that changes a script reloads the editor, often for longer than waitMs.
-      reloadWaitMs: DEFAULT_RELOAD_WAIT_MS,
+      reloadWaitMs: reloadWaitFor(this.waitMs),
       ...options.link,
       ...(options.liftLongStrings ? { liftStrings: createLongStringLifter() } : {}),
       ...(project ? { project } : {}),

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { METHODS, TetherError, type ToolDescriptor } from '../../protocol/index.js';
 import { runHostCall } from '../../link/host-call.js';
 import { HostLink } from '../../link/host-link.js';
+import { reloadWaitFor } from '../../link/reload-wait.js';
 import { unknownTool } from '../../schema/suggest.js';
 import { argumentValidator } from '../../schema/tool-arguments.js';
 import { isRerunnable } from '../../mcp/tool-results.js';
@@ -20,7 +21,7 @@ import { ExitError } from '../exit-error.js';
 import { EXIT_CODES } from '../exit-codes.js';
 import { exitWhenFlushed } from '../flushed-exit.js';
 import { checkOut } from '../image-files.js';
-import { DEFAULT_RELOAD_WAIT_MS, DEFAULT_WAIT_MS } from '../wait-defaults.js';
+import { DEFAULT_WAIT_MS } from '../wait-defaults.js';
 import { ProgressLine } from '../progress-line.js';
 import { progressWithQueueReason } from '../queue-reason.js';
 import { noticeWaits } from '../wait-notice.js';
@@ -73,7 +74,7 @@ export async function run(toolName: string, options: CallCommandOptions): Promis
 async function callEditor(toolName: string, given: Record<string, unknown>, pairs: Array<[string, string]>, options: CallCommandOptions): Promise<CompletedCall> {
   const json = options.json ?? false;
   const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
-  const reloadWaitMs = options.reloadWaitMs ?? DEFAULT_RELOAD_WAIT_MS;
+  const reloadWaitMs = reloadWaitFor(waitMs, options.reloadWaitMs);
   const link = new HostLink({
     ...(options.project ? { project: options.project } : {}),
     clientName: 'tether-call',

@@ -4,12 +4,13 @@
  * no way to).
  */
 import { HostLink } from '../../link/host-link.js';
+import { reloadWaitFor } from '../../link/reload-wait.js';
 import { METHODS, TetherError, type ToolDescriptor } from '../../protocol/index.js';
 import { unknownTool } from '../../schema/suggest.js';
 import { writeJsonFailure } from '../json-failure.js';
 import { ProgressLine } from '../progress-line.js';
 import { noticeWaits } from '../wait-notice.js';
-import { DEFAULT_RELOAD_WAIT_MS, DEFAULT_WAIT_MS } from '../wait-defaults.js';
+import { DEFAULT_WAIT_MS } from '../wait-defaults.js';
 
 export interface ToolsCommandOptions {
   project?: string;
@@ -22,7 +23,7 @@ export interface ToolsCommandOptions {
 /** Every tool, or only `only` (`tether tools TOOL`: the arguments of the tool about to be called). */
 export async function run(options: ToolsCommandOptions, only?: string): Promise<void> {
   const waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
-  const reloadWaitMs = options.reloadWaitMs ?? DEFAULT_RELOAD_WAIT_MS;
+  const reloadWaitMs = reloadWaitFor(waitMs, options.reloadWaitMs);
   // It only lists: it answers no question from the editor, and says so.
   const link = new HostLink({ ...(options.project ? { project: options.project } : {}), clientName: 'tether-tools', capabilities: {}, reloadWaitMs }).start();
   const stopNotices = noticeWaits(link, { waitMs, reloadWaitMs }, new ProgressLine(process.stderr));
