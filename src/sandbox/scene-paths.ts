@@ -1,7 +1,9 @@
 /**
  * Scene asset paths as Unity gives them: project-relative, under Assets/, ending in ".unity"
  * ("Assets/Scenes/Level1.unity"). The sandbox keeps a scene's contents as JSON in the file of
- * the same path with ".json" (Assets/Scenes/Level1.json): the tools see Unity's paths only.
+ * the same path with ".json" (Assets/Scenes/Level1.json), as last saved, and a loaded scene's
+ * unsaved changes in its working copy under Library/ (workingCopyOf): the tools see Unity's
+ * paths only.
  */
 import { posix } from 'node:path';
 import { TetherError } from '../protocol/index.js';
@@ -31,6 +33,14 @@ export function scenePath(project: Project, input: string, tool: string, field =
 /** The sandbox's file holding the scene at `path`. */
 export function sceneFileOf(path: string): string {
   return `${path.slice(0, -SCENE_EXTENSION.length)}.json`;
+}
+
+/** The folder of the loaded scenes' working copies. */
+export const WORKING_COPIES = 'Library/Tether/scenes';
+
+/** Where the sandbox keeps the unsaved changes of the loaded scene at `path`, project-relative (its working copy: Library/Tether/scenes/<path>.json). */
+export function workingCopyOf(path: string): string {
+  return `${WORKING_COPIES}/${path}.json`;
 }
 
 /** The scene asset whose contents are in `file`. */

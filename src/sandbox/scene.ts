@@ -1,28 +1,56 @@
-/** The sandbox scene: GameObjects with a transform and components, persisted as JSON. */
+/**
+ * The sandbox scene: GameObjects with a transform and components, persisted as JSON. A loaded
+ * scene, as Unity's, has unsaved changes until it is saved: each edit is written at once to its
+ * working copy under Library/ (scene-paths.ts workingCopyOf), so that it survives domain reloads
+ * and a crash of the editor, and only a save writes the scene asset under Assets/.
+ */
+import { rmSync } from 'node:fs';
 import { TetherError } from '../protocol/index.js';
 import type { Project } from './project.js';
-import { sceneFileOf, sceneNameOf } from './scene-paths.js';
+import { isSceneFile, sceneFileOf, sceneNameOf, workingCopyOf } from './scene-paths.js';
 import type { Component, GameObject, HierarchyNode, SceneFile, Vector3 } from './game-object.js';
 import { prefabStatus } from './prefabs/prefab-status.js';
 import { remapReferences } from './serialized/stored-references.js';
 import { findAtPath, inHierarchyOrder, moveToLastChild } from './hierarchy-order.js';
 import { unityEuler } from './euler-angles.js';
 
+export interface SceneOptions {
+  /** The contents of a new scene; default: the working copy, when the scene has unsaved changes, else the asset. */
+  data?: SceneFile;
+  /** Hears of every change of the contents (the scene set counts them). */
+  onChange?: () => void;
+  /**
+   * The file every edit is written to at once, project-relative. Default: the scene's working
+   * copy in Library/, which a save removes. The prefab stage keeps its contents in a file of its
+   * own (and never saves them as a scene).
+   */
+  workingFile?: string;
+}
+
 export class Scene {
   private data: SceneFile;
-  private saves = 0;
+  private changes = 0;
+  private dirty: boolean;
+  private readonly workingFile: string | undefined;
+  private readonly onChange: () => void;
 
-  /**
-   * The scene saved at `path` ("Assets/Scenes/SampleScene.unity"), read from its file, or
-   * `data` for a new one. `onSave` hears of every save (the scene set counts them).
-   */
+  /** The scene saved at `path` ("Assets/Scenes/SampleScene.unity"), with its unsaved changes if it has any (options.data for a new one). */
   constructor(
     private readonly project: Project,
     private assetPath: string,
-    data?: SceneFile,
-    private readonly onSave: () => void = () => undefined,
+    options: SceneOptions = {},
   ) {
-    this.data = data ?? project.readJson<SceneFile>(project.resolveInside(sceneFileOf(assetPath)), { name: sceneNameOf(assetPath), nextId: 1, objects: [] });
+    this.workingFile = options.workingFile;
+    this.onChange = options.onChange ?? (() => undefined);
+    const working = options.data === undefined ? project.readJson<unknown>(this.workingPath, undefined) : undefined;
+    const recovered = isSceneFile(working) ? (working as SceneFile) : undefined;
+    this.dirty = recovered !== undefined && this.workingFile === undefined;
+    this.data = options.data ?? recovered ?? project.readJson<SceneFile>(this.assetFile, { name: sceneNameOf(assetPath), nextId: 1, objects: [] });
+  }
+
+  /** Whether the scene has changes its asset does not (Unity's Scene.isDirty): since an edit, until a save. */
+  get isDirty(): boolean {
+    return this.dirty;
   }
 
   get name(): string {
@@ -39,17 +67,21 @@ export class Scene {
     return structuredClone(this.data);
   }
 
-  /** Replaces the contents (undo, redo) and saves. */
+  /** Replaces the contents (undo, redo, a tool that edits a copy): an edit. */
   replace(data: SceneFile): void {
     this.data = structuredClone(data);
-    this.save();
+    this.commit();
   }
 
-  /** Saves to another path, which becomes the scene's own (Unity's Save As). */
-  saveAs(path: string): void {
-    this.assetPath = path;
-    this.data.name = sceneNameOf(path);
-    this.save();
+  /**
+   * Replaces the contents by what a change elsewhere made of them, which is no edit of the scene
+   * (an asset it references moved, a prefab it instantiates changed): it stays as dirty or as
+   * clean as it was, and its working copy, when it has one, follows.
+   */
+  follow(data: SceneFile): void {
+    this.data = structuredClone(data);
+    if (this.dirty) this.project.writeJson(this.workingPath, this.data);
+    this.changed();
   }
 
   /** The objects as the scene file lists them (creation order); what an agent sees in order comes from walk(). */
@@ -62,15 +94,68 @@ export class Scene {
     return inHierarchyOrder(this.data.objects);
   }
 
-  /** Counts the saves: every change is saved, so a different count means the hierarchy may have changed. */
+  /** Counts the changes of the contents: a different count means the hierarchy may have changed. */
   get revision(): number {
-    return this.saves;
+    return this.changes;
   }
 
-  save(): void {
-    this.project.writeJson(this.project.resolveInside(sceneFileOf(this.assetPath)), this.data);
-    this.saves++;
-    this.onSave();
+  /**
+   * Records an edit of the contents (every tool that edits calls it, or replace): written at once
+   * to the working copy, and the scene has unsaved changes until it is saved.
+   */
+  commit(): void {
+    this.project.writeJson(this.workingPath, this.data);
+    this.dirty = true;
+    this.changed();
+  }
+
+  /** Writes the contents to the scene asset (EditorSceneManager.SaveScene): no unsaved changes left. */
+  saveAsset(): void {
+    this.project.writeJson(this.assetFile, this.data);
+    this.dropWorkingCopy();
+  }
+
+  /** Saves to another path, which becomes the scene's own (Unity's Save As); the old asset stays as it was last saved. */
+  saveAs(path: string): void {
+    this.dropWorkingCopy();
+    this.assetPath = path;
+    this.data.name = sceneNameOf(path);
+    this.saveAsset();
+  }
+
+  /** Follows its asset moved to `path` (AssetDatabase.MoveAsset): the unsaved changes, if any, stay unsaved. */
+  moveTo(path: string): void {
+    const before = this.workingPath;
+    this.assetPath = path;
+    this.data.name = sceneNameOf(path);
+    if (this.dirty) {
+      this.project.writeJson(this.workingPath, this.data);
+      rmSync(before, { force: true });
+    }
+    this.changed();
+  }
+
+  /** Forgets the unsaved changes, as the scene closes without saving. */
+  discard(): void {
+    this.dropWorkingCopy();
+  }
+
+  private get assetFile(): string {
+    return this.project.resolveInside(sceneFileOf(this.assetPath));
+  }
+
+  private get workingPath(): string {
+    return this.project.resolveInside(this.workingFile ?? workingCopyOf(this.assetPath));
+  }
+
+  private dropWorkingCopy(): void {
+    if (this.workingFile === undefined) rmSync(this.workingPath, { force: true });
+    this.dirty = false;
+  }
+
+  private changed(): void {
+    this.changes++;
+    this.onChange();
   }
 
   pathOf(object: GameObject): string {
@@ -114,7 +199,7 @@ export class Scene {
       ...(init.layer ? { layer: init.layer } : {}),
     };
     this.data.objects.push(object);
-    this.save();
+    this.commit();
     return object;
   }
 
@@ -133,14 +218,14 @@ export class Scene {
       }
     }
     this.data.objects = this.data.objects.filter((o) => !doomed.has(o.id));
-    this.save();
+    this.commit();
     return doomed.size;
   }
 
-  /** Moves an object (with its children) under `parentId` (null: the scene root), last among its new siblings, and saves. */
+  /** Moves an object (with its children) under `parentId` (null: the scene root), last among its new siblings. */
   reparent(object: GameObject, parentId: number | null): void {
     moveToLastChild(this.data.objects, object, parentId);
-    this.save();
+    this.commit();
   }
 
   /** Copies an object and its children under `parentId` (null: the scene root), named `name`; returns the copy. */
@@ -159,7 +244,7 @@ export class Scene {
     for (const copy of copies.values()) copy.components = remapReferences(copy.components, copyIdOf) as Component[];
     const root = copies.get(original.id) as GameObject;
     root.name = name;
-    this.save();
+    this.commit();
     return root;
   }
 

@@ -4,16 +4,22 @@
  * objects go), and the scene assets under Assets/. The setup (which are loaded, which is
  * active) survives domain reloads and restarts in Library/, as Unity reopens its scenes.
  *
- * The sandbox saves every edit at once, so its scenes are never dirty; Unity's are until saved.
+ * As in Unity, an edit leaves its scene with unsaved changes (dirty) until save_scene writes
+ * the asset; opening or creating a scene alone closes the loaded ones, which is refused while
+ * any has unsaved changes unless the caller says to save or to discard them. The unsaved
+ * changes live in each scene's working copy under Library/Tether/scenes/ (scene.ts), so they
+ * survive domain reloads, as Unity keeps its scenes in native memory across them, and also a
+ * crash or restart of the editor (where Unity has at most its scene backup): what a finished
+ * call did to a scene is never lost, and tests can count it after a kill.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { TetherError } from '../protocol/index.js';
 import { closestNames } from '../schema/suggest.js';
 import type { Project } from './project.js';
 import type { GameObject, SceneFile } from './game-object.js';
 import { Scene } from './scene.js';
-import { isSceneFile, sceneFileOf, sceneNameOf, scenePathOfFile } from './scene-paths.js';
+import { isSceneFile, sceneFileOf, sceneNameOf, scenePathOfFile, WORKING_COPIES, workingCopyOf } from './scene-paths.js';
 import type { UndoTarget } from './undo.js';
 
 export const DEFAULT_SCENE = 'Assets/Scenes/SampleScene.unity';
@@ -38,6 +44,9 @@ interface SceneSetup {
 
 export type NewSceneTemplate = 'empty' | 'default';
 
+/** What open_scene and create_scene do with loaded scenes that have unsaved changes when they close them. */
+export type UnsavedChanges = 'refuse' | 'save' | 'discard';
+
 export class SceneSet {
   private loaded: Scene[];
   private activeIndex: number;
@@ -50,8 +59,10 @@ export class SceneSet {
   constructor(private readonly project: Project) {
     const setup = project.readJson<SceneSetup>(this.setupPath, { loaded: [DEFAULT_SCENE], active: DEFAULT_SCENE });
     const paths = setup.loaded.length > 0 ? setup.loaded : [DEFAULT_SCENE];
+    // Their unsaved changes too: what a domain reload or a crash interrupted.
     this.loaded = paths.map((path) => this.load(path));
     this.activeIndex = Math.max(0, paths.indexOf(setup.active));
+    this.dropStrayWorkingCopies();
   }
 
   private get setupPath(): string {
@@ -112,7 +123,7 @@ export class SceneSet {
       path: scene.path,
       isLoaded: this.loaded.includes(scene),
       isActive: scene === this.active,
-      isDirty: false,
+      isDirty: scene.isDirty,
       rootCount: scene.children(null).length,
     };
   }
@@ -125,8 +136,12 @@ export class SceneSet {
     return { name: sceneNameOf(path), path, isLoaded: false, isActive: false, isDirty: false, rootCount: data.objects.filter((o) => o.parentId === null).length };
   }
 
-  /** Opens a scene asset: alone (closing the others) or beside them. NOT_FOUND with the closest paths when there is none. */
-  open(path: string, additive: boolean, tool: string): Scene {
+  /**
+   * Opens a scene asset as last saved: alone (closing the loaded scenes, `unsaved` saying what
+   * to do with their unsaved changes; the scene itself, when loaded, is reopened from its asset)
+   * or beside them. NOT_FOUND with the closest paths when there is none.
+   */
+  open(path: string, additive: boolean, unsaved: UnsavedChanges, tool: string): Scene {
     if (!this.assetExists(path)) {
       const assets = this.assets();
       const suggestions = closestNames(path, assets);
@@ -136,31 +151,33 @@ export class SceneSet {
     const already = this.find(path);
     if (additive) {
       if (already) return already;
-      const scene = this.load(path);
+      const scene = this.loadSaved(path);
       this.loaded.push(scene);
       this.setupChanged();
       return scene;
     }
-    const scene = this.load(path);
+    this.closeAll(unsaved, tool);
+    const scene = this.loadSaved(path);
     this.loaded = [scene];
     this.activeIndex = 0;
     this.setupChanged();
     return scene;
   }
 
-  /** Creates and saves a new scene at `path`, then loads it (alone, and active; or beside the others). */
-  create(path: string, additive: boolean, template: NewSceneTemplate, tool: string): Scene {
+  /** Creates and saves a new scene at `path`, then loads it (alone, and active, closing the others as open does; or beside them). */
+  create(path: string, additive: boolean, template: NewSceneTemplate, unsaved: UnsavedChanges, tool: string): Scene {
     if (this.assetExists(path)) {
       const problem = `a scene already exists at "${path}"`;
       throw new TetherError('INVALID_ARGUMENTS', `Invalid arguments for ${tool}: path: ${problem}. Open it with open_scene, or choose another path.`, { tool, field: 'path', problem });
     }
+    if (!additive) this.closeAll(unsaved, tool);
     const data: SceneFile = { name: sceneNameOf(path), nextId: 1, objects: [] };
-    const scene = new Scene(this.project, path, data, () => this.changes++);
+    const scene = new Scene(this.project, path, { data, onChange: () => this.changes++ });
     if (template === 'default') {
       scene.create({ name: 'Main Camera', tag: 'MainCamera', position: [0, 1, -10], components: [{ type: 'Camera' }, { type: 'AudioListener' }] });
       scene.create({ name: 'Directional Light', position: [0, 3, 0], rotation: [50, -30, 0], components: [{ type: 'Light', properties: { type: 'Directional' } }] });
     }
-    scene.save();
+    scene.saveAsset();
     if (additive) {
       this.loaded.push(scene);
     } else {
@@ -195,7 +212,43 @@ export class SceneSet {
       this.setupChanged();
       return;
     }
-    scene.save();
+    scene.saveAsset();
+  }
+
+  /**
+   * A loaded scene's asset moved to `to` (move_asset, rename_asset): the asset file goes there as
+   * it was last saved, and the scene stays loaded under its new path with its unsaved changes.
+   */
+  move(scene: Scene, to: string): void {
+    const from = this.project.resolveInside(sceneFileOf(scene.path));
+    const saved = this.project.readJson<SceneFile>(from, scene.snapshot());
+    this.project.writeJson(this.project.resolveInside(sceneFileOf(to)), { ...saved, name: sceneNameOf(to) });
+    rmSync(from, { force: true });
+    scene.moveTo(to);
+    this.setupChanged();
+  }
+
+  /**
+   * Closes every loaded scene, as opening or creating one alone does, after dealing with their
+   * unsaved changes as the Unity package's SceneFileTools.HandleUnsaved does: "refuse" fails with
+   * INVALID_ARGUMENTS naming them (ScenePaths.UnsavedToHandle, word for word) and changes nothing;
+   * "save" saves them first; "discard" drops them.
+   */
+  private closeAll(unsaved: UnsavedChanges, tool: string): void {
+    const dirty = this.loaded.filter((scene) => scene.isDirty);
+    if (dirty.length > 0 && unsaved === 'refuse') {
+      const scenes = dirty.map((scene) => scene.path);
+      const problem = `unsaved changes in ${scenes.map((s) => `"${s}"`).join(', ')}`;
+      throw new TetherError(
+        'INVALID_ARGUMENTS',
+        `Invalid arguments for ${tool}: unsavedChanges: ${problem} would be lost. Save them first (save_scene), or call again with unsavedChanges "save" or "discard".`,
+        { tool, field: 'unsavedChanges', problem, scenes },
+      );
+    }
+    for (const scene of dirty) {
+      if (unsaved === 'save') scene.saveAsset();
+      else scene.discard();
+    }
   }
 
   /** What undo snapshots: the loaded scenes' contents; restoring touches only scenes still loaded. */
@@ -221,8 +274,31 @@ export class SceneSet {
     return this.loaded.flatMap((scene) => scene.objects.map((object) => ({ scene, object })));
   }
 
+  /** The scene at `path` as the editor left it, with its unsaved changes (a reload's, a crash's). */
   private load(path: string): Scene {
-    return new Scene(this.project, path, undefined, () => this.changes++);
+    return new Scene(this.project, path, { onChange: () => this.changes++ });
+  }
+
+  /** The scene at `path` as its asset has it: opening a scene reads it from disk. */
+  private loadSaved(path: string): Scene {
+    rmSync(this.project.resolveInside(workingCopyOf(path)), { force: true });
+    return this.load(path);
+  }
+
+  /** Removes the working copies of scenes that are not loaded (left by an editor that stopped between writing one and closing its scene). */
+  private dropStrayWorkingCopies(): void {
+    const folder = this.project.resolveInside(WORKING_COPIES);
+    let files: string[];
+    try {
+      files = readdirSync(folder, { recursive: true, encoding: 'utf8' });
+    } catch {
+      return;
+    }
+    const kept = new Set(this.loaded.map((scene) => workingCopyOf(scene.path)));
+    for (const file of files) {
+      const relative = `${WORKING_COPIES}/${file.replaceAll('\\', '/')}`;
+      if (relative.endsWith('.unity.json') && !kept.has(relative)) rmSync(join(folder, file), { force: true });
+    }
   }
 
   private assetExists(path: string): boolean {

@@ -6,11 +6,9 @@
  * reported success really ran once, no requester got another's result, and no unknown
  * outcome was reported as success.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect } from 'vitest';
 import { connectMcp, type McpSession } from '../helpers/mcp-client.js';
-import { startSandbox, type SandboxProcess, type Workspace } from '../helpers/processes.js';
+import { sceneText, startSandbox, type SandboxProcess, type Workspace } from '../helpers/processes.js';
 
 export interface ChaosOptions {
   seed: number;
@@ -184,7 +182,8 @@ export async function runChaos(workspace: Workspace, options: ChaosOptions): Pro
 }
 
 function judge(workspace: Workspace, operations: Operation[], seed: number, events: string[]): void {
-  const scene = JSON.parse(readFileSync(join(workspace.project, 'Assets', 'Scenes', 'SampleScene.json'), 'utf8')) as { objects: Array<{ id: number; name: string }> };
+  // What the editor holds: the scene's unsaved changes survive kills and restarts, as every edit that completed must be counted.
+  const scene = JSON.parse(sceneText(workspace)) as { objects: Array<{ id: number; name: string }> };
   const counts = new Map<string, number>();
   for (const object of scene.objects) counts.set(object.name, (counts.get(object.name) ?? 0) + 1);
   const context = `seed ${seed} (${replayHint(seed)}); events: ${events.join(', ')}`;

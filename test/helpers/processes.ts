@@ -173,9 +173,28 @@ export function buildLog(workspace: Workspace): Array<{ status: string }> {
   }
 }
 
-/** The sandbox's saved scene, as text: what tools changed, read off the editor's disk. */
-export function sceneText(workspace: Workspace): string {
-  return readFileSync(join(workspace.project, 'Assets', 'Scenes', 'SampleScene.json'), 'utf8');
+export const SAMPLE_SCENE = 'Assets/Scenes/SampleScene.unity';
+
+/**
+ * A scene as the editor holds it, as text, read off its disk: what tools changed. That is the
+ * scene's working copy (its unsaved changes, Library/Tether/scenes/<path>.json) when it has
+ * one, else its asset as last saved. Edits reach the asset only through save_scene
+ * (savedSceneText); a working copy outlives reloads, kills and restarts, so an edit that
+ * completed can be counted after any of them.
+ */
+export function sceneText(workspace: Workspace, scene = SAMPLE_SCENE): string {
+  try {
+    return readFileSync(join(workspace.project, 'Library', 'Tether', 'scenes', `${scene}.json`), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  // A save writes the asset before it removes the working copy, so this is never older than it.
+  return savedSceneText(workspace, scene);
+}
+
+/** A scene's asset as last saved (Assets/…/Name.json for Assets/…/Name.unity): what save_scene wrote, and what build_player builds. */
+export function savedSceneText(workspace: Workspace, scene = SAMPLE_SCENE): string {
+  return readFileSync(join(workspace.project, scene.replace(/\.unity$/, '.json')), 'utf8');
 }
 
 /** Any child process: SIGTERM, then SIGKILL if it has not exited within `graceMs`. */

@@ -125,11 +125,12 @@ describe('tether mcp over stdio', () => {
     // Scenes and undo (test/sandbox/scene-tools.test.ts tests them in depth).
     expect(structured<{ performed: number }>(await call('undo')).performed).toBe(1);
     expect(structured<{ performed: number }>(await call('redo')).performed).toBe(1);
+    // Saved first: open_scene alone refuses to close a scene with unsaved changes, as Unity's does.
+    expect(structured<{ saved: { name: string } }>(await call('save_scene')).saved.name).toBe('SampleScene');
     expect(structured<{ count: number }>(await call('list_scenes')).count).toBe(1);
     await call('create_scene', { path: 'Assets/Scenes/Stdio.unity', additive: true, setActive: false });
     expect(structured<{ loaded: unknown[] }>(await call('get_active_scene')).loaded).toHaveLength(2);
     expect(structured<{ loaded: unknown[] }>(await call('open_scene', { path: 'Assets/Scenes/SampleScene.unity' })).loaded).toHaveLength(1);
-    expect(structured<{ saved: { name: string } }>(await call('save_scene')).saved.name).toBe('SampleScene');
     expect(structured<{ duplicated: { path: string } }>(await call('duplicate_gameobject', { path: '/Player' })).duplicated.path).toBe('/Player (1)');
     expect(structured<{ reparented: { path: string } }>(await call('reparent_gameobject', { path: '/Player (1)', parent: '/Environment' })).reparented.path).toBe('/Environment/Player (1)');
     expect(structured<{ added: { type: string } }>(await call('add_component', { path: '/Player', type: 'AudioSource' })).added.type).toBe('AudioSource');

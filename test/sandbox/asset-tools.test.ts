@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sceneText } from '../helpers/processes.js';
 import { callFails, callOk } from '../helpers/tool-call.js';
 import { sharedSandbox } from '../helpers/tool-session.js';
 
@@ -166,6 +167,8 @@ describe('create_folder, move_asset, rename_asset', () => {
     const active = await callOk<{ active: { path: string; name: string; rootCount: number } }>(workspace, 'get_active_scene');
     expect(active.active).toMatchObject({ path: 'Assets/Levels/Main.unity', name: 'Main', rootCount: 4 });
     await callOk(workspace, 'create_gameobject', { name: 'AfterMove' });
+    expect(sceneText(workspace, 'Assets/Levels/Main.unity')).toContain('AfterMove');
+    await callOk(workspace, 'save_scene');
     expect(readFileSync(onDisk('Assets/Levels/Main.json'), 'utf8')).toContain('AfterMove');
     await callOk(workspace, 'move_asset', { from: 'Assets/Levels', to: 'Assets/Scenes/Levels' });
     expect((await callOk<{ active: { path: string } }>(workspace, 'get_active_scene')).active.path).toBe('Assets/Scenes/Levels/Main.unity');

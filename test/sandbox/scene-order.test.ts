@@ -5,11 +5,9 @@
  * goes last among its new siblings (Undo.SetTransformParent) and undo puts it back where it was,
  * and rotations read back as localEulerAngles does (-90 is 270), the scene file holding the same.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeMcpSessions } from '../helpers/mcp-client.js';
-import { cleanupProcesses, type Workspace } from '../helpers/processes.js';
+import { cleanupProcesses, sceneText, type Workspace } from '../helpers/processes.js';
 import { startToolSandbox, type ToolSession } from '../helpers/tool-session.js';
 
 afterEach(async () => {
@@ -39,7 +37,7 @@ async function hierarchy(mcp: ToolSession, parent: string): Promise<{ roots: str
 }
 
 function storedRotation(workspace: Workspace, name: string): number[] | undefined {
-  const scene = JSON.parse(readFileSync(join(workspace.project, 'Assets', 'Scenes', 'SampleScene.json'), 'utf8')) as { objects: Array<{ name: string; rotation: number[] }> };
+  const scene = JSON.parse(sceneText(workspace)) as { objects: Array<{ name: string; rotation: number[] }> };
   return scene.objects.find((o) => o.name === name)?.rotation;
 }
 
@@ -122,8 +120,8 @@ describe('rotations', () => {
       path: 'm_LocalRotation',
     });
     expect(transform.properties[0]).toMatchObject({ path: 'm_LocalRotation', value: [0, -0.707107, 0, 0.707107] });
-    // The default scene's light as Unity reads it back (made with -30).
-    await mcp.ok('create_scene', { path: 'Assets/Scenes/Lit.unity' });
+    // The default scene's light as Unity reads it back (made with -30). The Door was never saved: closing its scene drops it.
+    await mcp.ok('create_scene', { path: 'Assets/Scenes/Lit.unity', unsavedChanges: 'discard' });
     expect((await mcp.ok<Found>('find_gameobjects', { name: 'Directional Light' })).objects[0]?.rotation).toEqual([50, 330, 0]);
   });
 });

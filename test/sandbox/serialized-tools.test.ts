@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/mcp-client.js';
 import { callFails, callOk } from '../helpers/tool-call.js';
-import { createWorkspace, sceneText, type Workspace } from '../helpers/processes.js';
+import { createWorkspace, savedSceneText, sceneText, type Workspace } from '../helpers/processes.js';
 import { sharedSandbox } from '../helpers/tool-session.js';
 
 const HEALTH = `using System.Collections.Generic;
@@ -110,7 +110,7 @@ function fixtureProject(): Workspace {
   write(workspace, 'Assets/Textures/Wood.png', 'not really a png');
   write(workspace, 'Assets/Prefabs/Enemy.prefab', PREFAB);
   write(workspace, 'ProjectSettings/TagManager.json', { layers: ['', '', '', '', '', '', '', '', 'Enemies'] });
-  const scene = JSON.parse(sceneText(workspace)) as { objects: SceneObject[] };
+  const scene = JSON.parse(savedSceneText(workspace)) as { objects: SceneObject[] };
   scene.objects.find((o) => o.name === 'Player')?.components.push({ type: 'MyGame.Health' });
   (scene.objects.find((o) => o.name === 'Crate') as SceneObject).layer = 8;
   write(workspace, 'Assets/Scenes/SampleScene.json', scene);

@@ -5,7 +5,7 @@
  * does (asset-references.ts). Deleting moves the asset into Library/Trash/, the sandbox's
  * trash, where it can be recovered by hand. None of this is an undo step, in Unity either.
  */
-import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { TetherError } from '../../protocol/index.js';
 import { SCENE_EXTENSION, scenePathOfFile } from '../scene-paths.js';
@@ -32,14 +32,14 @@ export function checkMove(db: AssetDatabase, from: AssetEntry, to: string, tool:
 }
 
 /** Moves (or renames) an asset; returns it at its new path. */
-export function moveAsset(db: AssetDatabase, from: AssetEntry, to: string, tool: string): AssetEntry {
+export function moveAsset(db: AssetDatabase, from: AssetEntry, to: string): AssetEntry {
   // Every asset moving gets its GUID now, so that it keeps it.
   db.files.meta(from);
   if (from.isFolder) for (const inner of db.files.walk(from.path)) db.files.meta(inner);
   if (from.isFolder) {
-    moveFolderContents(db, from.path, to, tool);
+    moveFolderContents(db, from.path, to);
   } else {
-    moveFile(db, from.file, db.files.fileOf(to), tool);
+    moveFile(db, from.file, db.files.fileOf(to));
   }
   renameSync(db.files.full(db.files.metaPathOf(from.path)), db.files.full(db.files.metaPathOf(to)));
   retargetReferences(db, from.path, to);
@@ -63,37 +63,40 @@ export function trashAsset(db: AssetDatabase, entry: AssetEntry, tool: string): 
   return target;
 }
 
-/** Moves one file; a loaded scene's through the scene set, so that it stays loaded under its new path. */
-function moveFile(db: AssetDatabase, file: string, target: string, tool: string): void {
+/** Moves one file; a loaded scene's through the scene set, so that it stays loaded under its new path, its unsaved changes unsaved. */
+function moveFile(db: AssetDatabase, file: string, target: string): void {
   const scene = file.endsWith('.json') ? db.scenes.find(scenePathOfFile(file)) : undefined;
   if (scene) {
-    db.scenes.save(scene, scenePathOfFile(target), tool);
-    rmSync(db.files.full(file));
+    db.scenes.move(scene, scenePathOfFile(target));
     return;
   }
   renameSync(db.files.full(file), db.files.full(target));
 }
 
 /** Moves a folder's files one by one (metas and files Unity ignores too), then removes the emptied folders. */
-function moveFolderContents(db: AssetDatabase, from: string, to: string, tool: string): void {
+function moveFolderContents(db: AssetDatabase, from: string, to: string): void {
   mkdirSync(db.files.full(to));
   for (const item of readdirSync(db.files.full(from), { withFileTypes: true })) {
     const source = `${from}/${item.name}`;
     const target = `${to}/${item.name}`;
-    if (item.isDirectory()) moveFolderContents(db, source, target, tool);
-    else moveFile(db, source, target, tool);
+    if (item.isDirectory()) moveFolderContents(db, source, target);
+    else moveFile(db, source, target);
   }
   rmdirSync(db.files.full(from));
 }
 
-/** Points every reference to `from` (or inside it) at `to`: in loaded scenes, then in the asset files. */
+/**
+ * Points every reference to `from` (or inside it) at `to`: in loaded scenes, then in the asset
+ * files (the loaded scenes' too, as last saved). Unity's references are GUIDs, which a move
+ * leaves alone, so this is no edit of a loaded scene: it stays as dirty or clean as it was.
+ */
 function retargetReferences(db: AssetDatabase, from: string, to: string): void {
   for (const scene of db.scenes.all) {
     const changed = retargeted(scene.snapshot(), from, to);
-    if (changed) scene.replace(changed);
+    if (changed) scene.follow(changed);
   }
   for (const entry of db.files.walk()) {
-    if (entry.isFolder || db.scenes.find(entry.path)) continue;
+    if (entry.isFolder) continue;
     if (!/\.(mat|asset|prefab)$/.test(entry.path) && !entry.path.endsWith(SCENE_EXTENSION)) continue;
     const changed = retargeted(db.files.readJson(entry.file), from, to);
     if (changed !== undefined) db.project.writeJson(db.files.full(entry.file), changed);

@@ -16,6 +16,7 @@ import { nameOf } from '../assets/asset-paths.js';
 import type { Project } from '../project.js';
 import type { SceneFile } from '../game-object.js';
 import { Scene } from '../scene.js';
+import { sceneFileOf } from '../scene-paths.js';
 import type { SceneSet } from '../scenes.js';
 import type { UndoTarget } from '../undo.js';
 import { subtree } from './instance-parts.js';
@@ -23,8 +24,9 @@ import { flatten, loadPrefab, nest, type PrefabFile } from './prefab-file.js';
 import { prefabAssetsUndo } from './prefab-sync.js';
 
 const STAGE_FOLDER = 'Library/Tether/PrefabStage';
-/** The stage's contents, as a scene file (Scene saves "X.unity" to "X.json"). */
+/** The stage's contents, as a scene of their own ("X.unity", kept in "X.json"), every edit written to that file at once. */
 const CONTENTS = `${STAGE_FOLDER}/contents.unity`;
+const CONTENTS_FILE = sceneFileOf(CONTENTS);
 
 interface StageRecord {
   assetPath: string;
@@ -52,8 +54,8 @@ export function currentStage(scenes: SceneSet): PrefabStage | undefined {
 /** Opens `assetPath` in prefab mode (its contents, with the prefab's own ids). */
 export function openStage(project: Project, scenes: SceneSet, assetPath: string, file: PrefabFile): PrefabStage {
   const data: SceneFile = { name: nameOf(assetPath), nextId: file.nextId, objects: flatten(file) };
-  const stage: PrefabStage = { assetPath, scene: new Scene(project, CONTENTS, data) };
-  stage.scene.save();
+  const stage: PrefabStage = { assetPath, scene: new Scene(project, CONTENTS, { data, workingFile: CONTENTS_FILE }) };
+  stage.scene.commit();
   project.writeJson(recordPath(project), { assetPath, pid: process.pid } satisfies StageRecord);
   setStage(scenes, stage);
   return stage;
@@ -109,7 +111,7 @@ function setStage(scenes: SceneSet, stage: PrefabStage | undefined): void {
 export function attachPrefabs(scenes: SceneSet, project: Project): void {
   const record = project.readJson<StageRecord | undefined>(recordPath(project), undefined);
   if (record && record.pid === process.pid) {
-    setStage(scenes, { assetPath: record.assetPath, scene: new Scene(project, CONTENTS) });
+    setStage(scenes, { assetPath: record.assetPath, scene: new Scene(project, CONTENTS, { workingFile: CONTENTS_FILE }) });
   } else if (record) {
     rmSync(join(project.root, STAGE_FOLDER), { recursive: true, force: true });
   }

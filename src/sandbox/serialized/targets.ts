@@ -82,7 +82,7 @@ export function resolveTarget(args: TargetArgs, { project, scene, scenes }: Targ
     if (args.gameObject === undefined) invalid('target', 'it names no object', 'Give gameObject and component (a component in the active scene), or asset (a .asset, .mat or .prefab).');
     const object = scene.require(args.gameObject as string);
     const where = `"${scene.pathOf(object)}"`;
-    return componentTarget(object, args, where, scripts, scope(scene), tool, () => scene.save());
+    return componentTarget(object, args, where, scripts, scope(scene), tool, () => scene.commit());
   }
   const path = assetPath(project, args.asset as string, tool, 'target.asset', access);
   const extension = posix.extname(path).toLowerCase();

@@ -96,7 +96,7 @@ export const assetTools = [
       const entry = db.require(changeableAssetPath(project, from, 'move_asset', 'from'), 'move_asset', 'from');
       const target = changeableAssetPath(project, to, 'move_asset', 'to');
       checkMove(db, entry, target, 'move_asset', 'to');
-      return { asset: db.describe(moveAsset(db, entry, target, 'move_asset')), previousPath: entry.path };
+      return { asset: db.describe(moveAsset(db, entry, target)), previousPath: entry.path };
     },
   }),
 
@@ -129,7 +129,7 @@ export const assetTools = [
       }
       const target = `${parentOf(entry.path)}/${newName}${extension}`;
       checkMove(db, entry, target, 'rename_asset', 'newName');
-      return { asset: db.describe(moveAsset(db, entry, target, 'rename_asset')), previousPath: entry.path };
+      return { asset: db.describe(moveAsset(db, entry, target)), previousPath: entry.path };
     },
   }),
 

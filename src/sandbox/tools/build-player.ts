@@ -2,15 +2,18 @@
  * build_player in the sandbox: where the player goes (inside the project unless the caller
  * says otherwise, never into the folders the editor owns), which scenes, which options; then
  * a build that blocks the main thread as BuildPipeline.BuildPlayer does, fails as Unity's does
- * when the scripts do not compile, and answers with the build report's summary. Each build
- * appends a line to Library/Builds/build-log.jsonl (what tests count).
+ * when the scripts do not compile, and answers with the build report's summary. The player
+ * lists each scene's GameObjects as its saved file has them (a build reads scenes from disk).
+ * Each build appends a line to Library/Builds/build-log.jsonl (what tests count).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { TetherError } from '../../protocol/index.js';
 import { enabledBuildScenes } from '../build-settings.js';
-import { scenePath } from '../scene-paths.js';
+import type { SceneFile } from '../game-object.js';
+import { Scene } from '../scene.js';
+import { isSceneFile, sceneFileOf, sceneNameOf, scenePath } from '../scene-paths.js';
 import { scriptCompileErrors } from './script-compilation.js';
 import { didYouMean, invalidArgument } from './tool-errors.js';
 import type { MainThreadContext } from './tool.js';
@@ -97,6 +100,19 @@ function buildScenes(context: MainThreadContext, scenes: string[] | undefined): 
 }
 
 /**
+ * What the player holds of a scene: its GameObjects as its asset has them, since a build reads
+ * the scene files on disk, as Unity's does: unsaved changes are not built (save_scene first).
+ */
+function builtScene(context: MainThreadContext, path: string): string {
+  const data = context.project.readJson<SceneFile | undefined>(context.project.resolveInside(sceneFileOf(path)), undefined);
+  const saved = new Scene(context.project, path, { data: data && isSceneFile(data) ? data : { name: sceneNameOf(path), nextId: 1, objects: [] } });
+  return `${path}\n${saved
+    .walk()
+    .map((o) => `  ${saved.pathOf(o)}\n`)
+    .join('')}`;
+}
+
+/**
  * A player build: blocks the main thread synchronously for the configured time, like
  * BuildPipeline.BuildPlayer, and appends one line to Library/Builds/build-log.jsonl.
  */
@@ -142,8 +158,8 @@ export function buildPlayer(context: MainThreadContext, target: BuildRequest['ta
   }
   const finishedAt = new Date().toISOString();
   // What the player holds: with no scene listed, the open one, as Unity builds it.
-  const built = scenes.length > 0 ? scenes : [context.scene.path];
-  const player = `Sandbox player for ${target} (${built.join(', ')}), built ${finishedAt}${development ? ', development' : ''}\n`;
+  const built = scenes.length > 0 ? scenes : [context.scenes.active.path];
+  const player = `Sandbox player for ${target} (${built.join(', ')}), built ${finishedAt}${development ? ', development' : ''}\n${built.map((path) => builtScene(context, path)).join('')}`;
   const locationFull = resolve(context.project.root, location);
   // A macOS app, an iOS project and a WebGL site are folders; the other players are one file.
   const isFolder = location === output.shown || location.endsWith('.app');

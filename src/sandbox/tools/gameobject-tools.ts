@@ -105,7 +105,7 @@ export const gameObjectTools = [
       }
       undo.group(`Add ${name} to ${object.name}`, () => {
         object.components.push({ type: name });
-        scene.save();
+        scene.commit();
       });
       return noteEdit(context, { added: { type: name, index: object.components.length - 1 }, gameObject: describeGameObject(scene, object) });
     },
@@ -144,7 +144,7 @@ export const gameObjectTools = [
       }
       undo.group(`Remove ${type} from ${object.name}`, () => {
         object.components = object.components.filter((c) => c !== component);
-        scene.save();
+        scene.commit();
       });
       return noteEdit(context, { removed: type, gameObject: describeGameObject(scene, object) });
     },

@@ -36,9 +36,19 @@ function togglePlayMode(context: MainThreadContext): unknown {
   return setPlayMode(context, context.playing ? 'exit' : 'enter');
 }
 
+/**
+ * File/Save (Ctrl+S): saves the loaded scenes' unsaved changes (EditorSceneManager.SaveOpenScenes).
+ * In prefab mode Unity saves the prefab instead; the sandbox leaves that to close_prefab.
+ */
+function saveOpenScenes({ scene, scenes }: MainThreadContext): unknown {
+  if (!scenes.stage) for (const loaded of scenes.all) if (loaded.isDirty) scenes.save(loaded, undefined, 'execute_menu_item');
+  return { saved: scene.name };
+}
+
 const MENU: MenuItem[] = [
-  { path: 'File/Save', description: 'Saves the open scene.', run: ({ scene }) => (scene.save(), { saved: scene.name }) },
-  { path: 'File/Save Project', description: 'Saves all assets.', run: ({ scene }) => (scene.save(), { saved: 'project' }) },
+  { path: 'File/Save', description: 'Saves the open scene.', run: (c) => saveOpenScenes(c) },
+  // Unity's Save Project writes the assets and settings (AssetDatabase.SaveAssets), not the open scenes.
+  { path: 'File/Save Project', description: 'Saves all assets.', run: () => ({ saved: 'project' }) },
   { path: 'File/Build And Run', description: 'Builds the player for the default target (blocks the editor).', run: (c) => buildPlayer(c, 'StandaloneLinux64', false) },
   { path: 'Assets/Refresh', description: 'Reimports changed assets and recompiles scripts (reloads the domain).', run: (c) => compileScripts(c), compiles: true },
   { path: 'Edit/Play', description: 'Toggles play mode.', run: (c) => togglePlayMode(c) },

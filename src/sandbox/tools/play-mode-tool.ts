@@ -8,8 +8,8 @@
  *
  * Also what play mode means for the scene tools (the Unity package's PlayModeRules and
  * PlayModeEdits): the scene-file tools are refused while playing, and an edit of a scene says
- * that it lasts only until play mode exits. The sandbox keeps such an edit when play mode
- * exits (its play mode is a flag); Unity puts the scenes back as they were.
+ * that it lasts only until play mode exits. The sandbox keeps such an edit, unsaved, when play
+ * mode exits (its play mode is a flag); Unity puts the scenes back as they were.
  */
 import { join } from 'node:path';
 import { z } from 'zod';

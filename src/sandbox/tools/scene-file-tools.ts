@@ -1,6 +1,9 @@
 /**
  * Scene tools that act on scenes as files and on the editor's scene setup (Unity's
- * EditorSceneManager): list, open, create, save, the active scene and what is loaded.
+ * EditorSceneManager): list, open, create, save, the active scene and what is loaded. Edits
+ * leave a scene dirty until save_scene; opening or creating a scene alone closes the loaded
+ * ones, refused while any has unsaved changes unless unsavedChanges says save or discard
+ * (scenes.ts).
  * Opening, creating and saving scenes are not undo steps, in Unity either: Undo records
  * changes to objects, not the scene setup or files. Unity's EditorSceneManager does them in
  * edit mode only, so in play mode they are refused first (requireEditMode).
@@ -69,11 +72,10 @@ export const sceneFileTools = [
     }),
     output: z.object({ opened: sceneInfo, loaded: loadedScenes }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
-    run: ({ path, additive, setActive }, context) => {
+    run: ({ path, additive, setActive, unsavedChanges: unsaved }, context) => {
       requireEditMode(context, 'open_scene', 'open');
       const { project, scenes } = context;
-      // The sandbox saves every edit, so no loaded scene ever has unsaved changes to refuse, save or discard.
-      const scene = scenes.open(scenePath(project, path, 'open_scene'), additive, 'open_scene');
+      const scene = scenes.open(scenePath(project, path, 'open_scene'), additive, unsaved, 'open_scene');
       if (setActive) scenes.setActive(scene);
       return { opened: scenes.info(scene), loaded: scenes.all.map((s) => scenes.info(s)) };
     },
@@ -93,10 +95,10 @@ export const sceneFileTools = [
     }),
     output: z.object({ created: sceneInfo, loaded: loadedScenes }),
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
-    run: ({ path, template, additive, setActive }, context) => {
+    run: ({ path, template, additive, setActive, unsavedChanges: unsaved }, context) => {
       requireEditMode(context, 'create_scene', 'create');
       const { project, scenes, console } = context;
-      const scene = scenes.create(scenePath(project, path, 'create_scene'), additive, template, 'create_scene');
+      const scene = scenes.create(scenePath(project, path, 'create_scene'), additive, template, unsaved, 'create_scene');
       if (setActive) scenes.setActive(scene);
       console.write('log', `Created scene ${scene.path}`);
       return { created: scenes.info(scene), loaded: scenes.all.map((s) => scenes.info(s)) };

@@ -143,7 +143,7 @@ export const sceneTools = [
         for (const type of additions) if (!type.isIn(object.components)) object.components.push({ type: type.name });
         // By short or full name; never the Transform (only "Transform" itself is refused, as in the Unity package).
         object.components = object.components.filter((c) => c.type === 'Transform' || !args.removeComponents.some((name) => namesComponent(c.type, name)));
-        scene.save();
+        scene.commit();
       });
       return noteEdit(context, { modified: scene.describe(object) });
     },
