@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { SceneInfo } from '../../src/sandbox/scenes.js';
 import { closeMcpSessions, connectMcp, textOf } from '../helpers/mcp-client.js';
 import { callFails, callOk } from '../helpers/tool-call.js';
 import { cleanupProcesses, createWorkspace, executedTools, sceneText, startSandbox } from '../helpers/processes.js';
@@ -15,15 +16,6 @@ afterEach(async () => {
   await closeMcpSessions();
   await cleanupProcesses();
 });
-
-interface SceneInfo {
-  name: string;
-  path: string;
-  isLoaded: boolean;
-  isActive: boolean;
-  isDirty: boolean;
-  rootCount: number;
-}
 
 const SAMPLE = 'Assets/Scenes/SampleScene.unity';
 

@@ -9,6 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { SceneInfo } from '../../src/sandbox/scenes.js';
 import { closeMcpSessions } from '../helpers/mcp-client.js';
 import { SAMPLE_SCENE, cleanupProcesses, savedSceneText, sceneText, startSandbox, type Workspace } from '../helpers/processes.js';
 import { callFails, callOk } from '../helpers/tool-call.js';
@@ -18,15 +19,6 @@ afterEach(async () => {
   await closeMcpSessions();
   await cleanupProcesses();
 });
-
-interface SceneInfo {
-  name: string;
-  path: string;
-  isLoaded: boolean;
-  isActive: boolean;
-  isDirty: boolean;
-  rootCount: number;
-}
 
 const SECOND = 'Assets/Scenes/Second.unity';
 
