@@ -92,6 +92,22 @@ describe('before the handshake', () => {
   });
 });
 
+/**
+ * Resolves once the host has closed the peer's connection. A host that keeps it open (it took a
+ * hello it should have refused) fails the test within `ms`, saying what it answered instead.
+ */
+async function closedByHost(peer: Stranger, ms = 3_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const open = new Promise<'open'>((resolve) => (timer = setTimeout(() => resolve('open'), ms)));
+  try {
+    if ((await Promise.race([peer.closed, open])) === 'open') {
+      expect.fail(`the host kept the connection open for ${ms} ms instead of closing it; it sent: ${JSON.stringify(messagesOf(peer))}`);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Decodes the frames a stranger received. */
 function messagesOf(peer: Stranger): Array<{ id: unknown; result?: unknown; error?: { message: string; data: Record<string, unknown> } }> {
   return new FrameDecoder({ maxFrameBytes: 1 << 20, maxHeaderBytes: 1024 }).push(peer.received()).map((body) => JSON.parse(new TextDecoder().decode(body)));
@@ -126,7 +142,7 @@ describe('the proof handshake', () => {
     // What a program that saw this hello (holding the port during a reload, say) could try.
     const replay = await stranger(host.port as number);
     replay.socket.write(frameOf({ jsonrpc: '2.0', id: 1, method: 'tether/hello', params: { proof, protocolVersion: 1, client: { name: 'replay' } } }));
-    await replay.closed;
+    await closedByHost(replay);
     expect(messagesOf(replay)[0]?.error?.data).toMatchObject({ code: 'UNAUTHORIZED' });
 
     // The reference client always takes the proof path, and checks the answer.
@@ -180,7 +196,7 @@ describe('the proof handshake', () => {
     const next = await startHost({ recordsDir, instanceId: 'kept-token', token });
     const replay = await stranger(next.port as number);
     replay.socket.write(frameOf({ jsonrpc: '2.0', id: 1, method: 'tether/hello', params: { proof, protocolVersion: 1, client: { name: 'replay' } } }));
-    await replay.closed;
+    await closedByHost(replay);
     expect(messagesOf(replay)[0]?.error?.data).toMatchObject({ code: 'UNAUTHORIZED' });
   });
 });

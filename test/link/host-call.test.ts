@@ -481,6 +481,33 @@ describe('runHostCall when the editor stays away or a cancel must be confirmed',
     expect(life.runs).toEqual([]);
   });
 
+  it('with confirmCancelMs, a call cancelled just as the editor came back, its wait for the link already over, is never sent', async () => {
+    const { life, proxy, link } = await startBehindProxy();
+    const lost = new Promise((resolve) => link.once('state', resolve));
+    proxy.goDown();
+    expect(await lost).toBe('lost');
+    const controller = new AbortController();
+    let sent = false;
+    // Waiting for the link from here on (runHostCall reaches link.connection() before it returns).
+    const call = settle(
+      runHostCall(
+        link,
+        { callId: 'edge-1', tool: 'slow', arguments: { tag: 'edge-1' } },
+        { waitMs: 5_000, rerunnable: false, signal: controller.signal, confirmCancelMs: 5_000, onSent: () => (sent = true) },
+      ),
+    );
+    // 'connected' comes after the link is authenticated and has woken its waiters: the call's
+    // wait has ended with the connection in hand, and the abort comes before the call goes on.
+    link.once('connected', () => controller.abort(new Error('the user pressed stop')));
+    proxy.up();
+    const outcome = await call;
+    expect(outcome.ok ? outcome.value : outcome.error).toMatchObject({ code: 'CANCELLED', data: { callId: 'edge-1', started: false } });
+    expect(sent).toBe(false);
+    // Asked on the same connection, after anything the call could have sent: the host never heard of it.
+    await expect(link.request(METHODS.callStatus, { callId: 'edge-1' }, 1_000)).rejects.toMatchObject({ code: 'UNKNOWN_CALL' });
+    expect(life.runs).toEqual([]);
+  });
+
   it('with confirmCancelMs, a cancel the editor cannot confirm in time → OUTCOME_UNKNOWN (cancel requested), never CANCELLED', async () => {
     const { life, proxy, link } = await startBehindProxy();
     const controller = new AbortController();

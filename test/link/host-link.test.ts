@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
+import * as realTimers from 'node:timers';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { Host, type HostOptions } from '../../src/host/index.js';
@@ -53,12 +53,13 @@ function nextConnected(link: HostLink): Promise<{ hello: HelloResult; at: number
   return new Promise((resolve) => link.once('connected', (hello) => resolve({ hello, at: performance.now(), wall: Date.now() })));
 }
 
+/** Bounded on the real clock, also while a test runs on vitest's fake one (which fakes only the globals, not node:timers). */
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
+    timer = realTimers.setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
   });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, timeout]).finally(() => realTimers.clearTimeout(timer));
 }
 
 /**
@@ -246,18 +247,25 @@ describe('HostLink against a real Host', () => {
 
   it('eviction: with maxConnections 1 a second link evicts the first, which hears why', async () => {
     const ws = workspace();
-    const host = await startHost(ws, { maxConnections: 1 });
+    // No pings from the host: the fake clock below runs faster than answers on real sockets come.
+    const host = await startHost(ws, { maxConnections: 1, pingIntervalMs: 0 });
     // Default backoff: an evicted link that came back at once would evict B in turn.
     const a = makeLink(ws, { clientName: 'agent-a' });
     const aUp = nextConnected(a);
     a.start();
     await aUp;
+    const aStates = recordStates(a);
     const evicted = new Promise<Bye>((resolve) => a.once('evicted', resolve));
     const aLost = new Promise<{ error: TetherError | undefined; failure: TetherError | undefined }>((resolve) =>
       a.on('state', (s, d) => s === 'lost' && resolve({ error: d.error, failure: a.lastFailure })),
     );
-    const b = makeLink(ws, { clientName: 'agent-b', ...NO_RETRY });
+    // B does not ping either within the test, for the same reason.
+    const b = makeLink(ws, { clientName: 'agent-b', ...NO_RETRY, pingIntervalMs: 600_000 });
     const bUp = nextConnected(b);
+    // From before the eviction, so that whatever timer A sets as it is evicted (none) runs on the
+    // fake clock: "A stays away" is then checked over any length of A's time, not over a sleep.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    cleanups.push(() => void vi.useRealTimers());
     const t0 = performance.now();
     b.start();
     const bye = await within(evicted, 1_000, "link A's 'evicted'");
@@ -284,7 +292,10 @@ describe('HostLink against a real Host', () => {
     // A stays away (no eviction ping-pong) and says why on every request.
     const bStates = recordStates(b);
     await expect(a.connection(1_000)).rejects.toMatchObject({ code: 'EVICTED' });
-    await delay(400); // several of A's backoff periods (50–200 ms)
+    // A minute of A's time, a dozen times its longest backoff (5 s): a retry, however late, has come.
+    await onFakeClock(a, 60_000, 50);
+    vi.useRealTimers();
+    expect(aStates).toEqual(['lost']); // never 'connecting' again: no attempt reached the host
     expect(bStates).toEqual([]);
     expect(a.state).toBe('lost');
     expect(host.connectionCount).toBe(1);
