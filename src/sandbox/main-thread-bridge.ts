@@ -103,7 +103,13 @@ export class MainThreadBridge {
     switch (message.type) {
       case 'progress': {
         const { type: _type, callId, ...update } = message;
-        this.calls.get(callId)?.context.progress(update);
+        try {
+          this.calls.get(callId)?.context.progress(update);
+        } catch {
+          // A malformed report (a field of the wrong type) is dropped: thrown here, in a message
+          // handler, it would end the editor, and failing the call would misreport a tool that
+          // goes on running on the main thread.
+        }
         break;
       }
       case 'log':
