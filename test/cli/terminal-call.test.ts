@@ -181,7 +181,7 @@ describe('--help', () => {
     expect(call.stdout).toMatch(/--wait-ms <n> +how long to wait for an editor[^-]+\(default: 10000\)/);
     // As read, whatever the width it is wrapped to.
     const flat = call.stdout.replace(/\s+/g, ' ');
-    expect(flat).toMatch(/--reload-wait-ms <n> how long, in all, to wait for an editor that is reloading its code domain .*?\(default: 60000\)/);
+    expect(flat).toMatch(/--reload-wait-ms <n> how long, in all, to wait for an editor that is reloading its code domain .*?\(default: 60000; 0 after --wait-ms 0\)/);
     // With --json the image stays in the JSON unless --out names a file: the help says so.
     expect(flat).toContain('default: <tool>-<date>-<time>.png in the current folder, or with --json none: the JSON holds the image)');
     expect(flat).toContain(` ${EXIT_CODES.resultNotWritten} the call completed, but its result (or image) could not be written`);
