@@ -55,7 +55,10 @@ export class CallRunner {
     try {
       value = await tool.handler(entry.arguments, toolContextFor(call, abort));
     } catch (error) {
-      finish(call, undefined, abort.reason ?? callErrors.toolFailure(entry.tool, error));
+      // One that says it never began (a remote handler's call that waited for its main thread) is
+      // that, whatever its signal said; otherwise a cancelled tool's failure is its cancellation.
+      const notBegun = error instanceof TetherError && error.data.started === false;
+      finish(call, undefined, notBegun ? error : (abort.reason ?? callErrors.toolFailure(entry.tool, error)));
       return;
     } finally {
       this.deadlines.clear(call);

@@ -134,7 +134,7 @@ export class SandboxEditor {
     });
     for (const descriptor of tools) {
       try {
-        host.addTool(registerRemoteTool(descriptor, (args, context) => this.runOnMainThread(descriptor.name, args, context)));
+        host.addTool(registerRemoteTool(descriptor, (args, context) => this.runOnMainThread(descriptor.name, args, context, descriptor.execution?.mainThread !== false)));
       } catch (error) {
         // A project tool compiled before its schema was checked: the editor starts without it
         // rather than not at all (compile_scripts now refuses such a schema).
@@ -155,11 +155,11 @@ export class SandboxEditor {
     this.options.onReady?.({ port, generation: this.generation, instanceId: this.instanceId });
   }
 
-  private async runOnMainThread(tool: string, args: Record<string, unknown>, context: ToolContext): Promise<ToolResult> {
+  private async runOnMainThread(tool: string, args: Record<string, unknown>, context: ToolContext, mainThread: boolean): Promise<ToolResult> {
     const bridge = this.bridge as MainThreadBridge;
     // Which agent asked for what, as the Unity host says it in the editor's console.
     this.options.logger?.info({ callId: context.callId, tool, agent: context.agent }, calledLine(context.agent, tool, context.callId));
-    const outcome = await bridge.call(context.callId, tool, args, context);
+    const outcome = await bridge.call(context.callId, tool, args, context, mainThread);
     if (outcome.reload) this.beginReload(outcome.reload);
     else if (outcome.state && outcome.state !== this.host?.state) this.host?.setState(outcome.state);
     return outcome.result;

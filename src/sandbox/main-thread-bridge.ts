@@ -20,6 +20,13 @@ interface InFlight {
   reject(error: TetherError): void;
 }
 
+/** A main-thread call not yet handed to the main thread. */
+interface Waiting {
+  callId: string;
+  tool: string;
+  args: Record<string, unknown>;
+}
+
 export class MainThreadBridge {
   private worker: Worker | undefined;
   private readonly flags = new Int32Array(new SharedArrayBuffer(4));
@@ -27,6 +34,14 @@ export class MainThreadBridge {
   private readonly requests = new Map<number, { resolve(v: unknown): void; reject(e: TetherError): void }>();
   private nextRequest = 1;
   private exiting = false;
+  /**
+   * The main-thread call the main thread has, and those waiting for it. The host hands over one
+   * at a time, but it gives up on a tool that ignored its deadline (protocol.md §8.6) and hands
+   * over the next while that tool may still hold the main thread: the next one waits here, its
+   * cancellation its own, and one cancelled while it waits never begins.
+   */
+  private mainThreadCall: string | undefined;
+  private readonly waiting: Waiting[] = [];
 
   constructor(
     private readonly settings: MainThreadSettings,
@@ -57,16 +72,28 @@ export class MainThreadBridge {
     });
   }
 
-  call(callId: string, tool: string, args: Record<string, unknown>, context: ToolContext): Promise<CallOutcome> {
+  /**
+   * Runs a tool in the worker: a main-thread one (the default) once the main thread is free of
+   * the one before, cancelled through the shared flag; one that does not need it at once, its
+   * cancellation left to the tool.
+   */
+  call(callId: string, tool: string, args: Record<string, unknown>, context: ToolContext, mainThread = true): Promise<CallOutcome> {
     const worker = this.worker;
     if (!worker) return Promise.reject(new TetherError('INTERNAL_ERROR', 'The main thread is not running.'));
     return new Promise((resolve, reject) => {
-      Atomics.store(this.flags, CANCEL_FLAG, 0);
+      const job: Waiting = { callId, tool, args };
       const onAbort = (): void => {
-        Atomics.store(this.flags, CANCEL_FLAG, 1);
-        Atomics.notify(this.flags, CANCEL_FLAG);
+        const at = this.waiting.indexOf(job);
+        if (at >= 0) {
+          // It never began: it is not run now.
+          this.waiting.splice(at, 1);
+          this.calls.get(callId)?.reject(notBegun(tool, callId, 'it was cancelled'));
+        } else if (this.mainThreadCall === callId) {
+          Atomics.store(this.flags, CANCEL_FLAG, 1);
+          Atomics.notify(this.flags, CANCEL_FLAG);
+        }
       };
-      context.signal.addEventListener('abort', onAbort, { once: true });
+      if (mainThread) context.signal.addEventListener('abort', onAbort, { once: true });
       const settle =
         <T>(fn: (value: T) => void) =>
         (value: T) => {
@@ -75,8 +102,25 @@ export class MainThreadBridge {
           fn(value);
         };
       this.calls.set(callId, { context, resolve: settle(resolve), reject: settle(reject) });
-      this.send({ type: 'call', callId, tool, args });
+      if (!mainThread) this.send({ type: 'call', callId, tool, args });
+      else if (this.mainThreadCall === undefined) this.begin(job);
+      else this.waiting.push(job);
     });
+  }
+
+  /** Hands a main-thread call to the main thread, the cancel flag its own from now on. */
+  private begin(job: Waiting): void {
+    this.mainThreadCall = job.callId;
+    Atomics.store(this.flags, CANCEL_FLAG, 0);
+    this.send({ type: 'call', ...job });
+  }
+
+  /** The main thread is done with `callId`: the next main-thread call, if one waits, begins. */
+  private mainThreadDone(callId: string): void {
+    if (this.mainThreadCall !== callId) return;
+    this.mainThreadCall = undefined;
+    const next = this.waiting.shift();
+    if (next) this.begin(next);
   }
 
   request(kind: 'read-resource' | 'complete' | 'get-prompt', payload: Record<string, unknown>): Promise<unknown> {
@@ -116,6 +160,7 @@ export class MainThreadBridge {
         this.calls.get(message.callId)?.context.log(message.level === 'warning' ? 'warning' : message.level, message.data);
         break;
       case 'done': {
+        this.mainThreadDone(message.callId);
         const call = this.calls.get(message.callId);
         if (!call) break;
         if (message.ok) call.resolve({ result: message.result, ...(message.reload ? { reload: message.reload } : {}), ...(message.state ? { state: message.state } : {}) });
@@ -157,12 +202,23 @@ export class MainThreadBridge {
   }
 
   private crashed(why: string): void {
+    // A call still waiting for the main thread never began: it did not run, and will not.
+    for (const job of this.waiting.splice(0)) this.calls.get(job.callId)?.reject(notBegun(job.tool, job.callId, why));
+    this.mainThreadCall = undefined;
     // Whatever the call had done before the teardown stays done: its outcome is unknown.
     const error = new TetherError('OUTCOME_UNKNOWN', `The call did not finish because ${why}; whether it took effect is unknown. Check the editor's state before running it again.`);
     for (const call of this.calls.values()) call.reject(error);
     for (const pending of this.requests.values()) pending.reject(error);
     this.requests.clear();
   }
+}
+
+/** A main-thread call that waited behind a tool given up past its deadline, and never began. */
+function notBegun(tool: string, callId: string, why: string): TetherError {
+  return new TetherError('CANCELLED', `"${tool}" never began: it waited for the main thread, still held by a tool given up past its deadline, and ${why}. It did not run.`, {
+    callId,
+    started: false,
+  });
 }
 
 function fromFailure(failure: WireFailure): TetherError {

@@ -181,14 +181,19 @@ namespace Tether.Core.Calls
             // A call that started at once needs no "running" notice (one frame less per call); one
             // that waited in the queue does, and heartbeats follow either way.
             if (call.Waited) SendProgress(call, false);
-            // The deadline counts running time only, from now (protocol.md §8.6).
+            // The deadline counts running time only (protocol.md §8.6), from when the tool begins: a
+            // main thread still held by a tool given up past its deadline keeps the next one waiting,
+            // and it must not be given up in turn, its outcome unknown, to run once the thread is free.
             var deadlineMs = entry.DeadlineMs ?? _options.DefaultDeadlineMs;
-            call.Deadline = _loop.SetTimeout(deadlineMs, () => Overdue(call, signal, deadlineMs));
+            Action begun = () => _loop.Post(() =>
+            {
+                if (!entry.IsFinal && call.Deadline == null) call.Deadline = _loop.SetTimeout(deadlineMs, () => Overdue(call, signal, deadlineMs));
+            });
             var context = new CallToolContext(this, call, signal, _loop);
             try
             {
                 call.Claim = tool.MainThread ? new MainThreadClaim() : null;
-                ToolInvocation.Start(tool, entry.Arguments, context, _options.MainThread, _loop, outcome => ToolEnded(call, tool.Name, outcome), call.Claim);
+                ToolInvocation.Start(tool, entry.Arguments, context, _options.MainThread, _loop, outcome => ToolEnded(call, tool.Name, outcome), call.Claim, begun);
             }
             catch (Exception refused)
             {

@@ -29,12 +29,14 @@ namespace Tether.Core.Calls
     internal static class ToolInvocation
     {
         /// <param name="claim">For a main-thread tool: the run is the main thread's only if it claims it first (MainThreadClaim).</param>
-        public static void Start(RegisteredTool tool, JObject arguments, IToolContext context, IMainThread mainThread, HostLoop loop, Action<ToolOutcome> onOutcome, MainThreadClaim claim = null)
+        /// <param name="begun">Told, on the tool's thread, as the tool begins (its deadline counts from then).</param>
+        public static void Start(RegisteredTool tool, JObject arguments, IToolContext context, IMainThread mainThread, HostLoop loop, Action<ToolOutcome> onOutcome, MainThreadClaim claim = null, Action begun = null)
         {
             Action body = () =>
             {
                 // Taken back by a host that stopped before the main thread got here: it never runs.
                 if (claim != null && !claim.TryStart()) return;
+                begun?.Invoke();
                 Task<object> running;
                 try
                 {

@@ -193,6 +193,28 @@ namespace Tether.Core.Tests.Calls
         }
 
         [Test]
+        public void ACallWaitingForAMainThreadStillHeldIsNotGivenUpItsDeadlineCountsFromWhenItBegins()
+        {
+            // Handed to a main thread still held (by a tool given up past its deadline, a long import),
+            // it was given up in turn, its outcome unknown, and ran once the main thread was free.
+            _h.HeartbeatMs = 100;
+            _h.DeadlineGraceMs = 100;
+            _h.AddGated("slow", stopOnCancel: true);
+            _h.Life("A");
+            var observer = _h.Observer("c1");
+            var busy = _h.Main.Block();
+            var waiting = _h.Start("w", "slow", by: observer, deadlineMs: 50);
+            // Four heartbeats: longer than its deadline and the grace together.
+            _h.Changes.WaitUntil(() => observer.Heartbeats("w").Count >= 4, "four heartbeats of the waiting call");
+            Assert.That(waiting.IsCompleted, Is.False, "not given up while it has not begun");
+            Assert.That(_h.Runs, Is.Empty);
+            busy.Dispose();
+            var error = Error(waiting);
+            Assert.That(error.Code, Is.EqualTo(ErrorCodes.DeadlineExceeded), "its deadline counted from when it began, and it stopped");
+            Assert.That(_h.Runs, Is.EqualTo(new[] { "A:w" }));
+        }
+
+        [Test]
         public void TakesTheDeadlineFromTheToolThenTheHostWhenTheCallSetsNone()
         {
             _h.Tools["timed"] = TestTools.Make("timed", (args, ctx) =>
