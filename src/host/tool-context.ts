@@ -3,7 +3,7 @@
  * progress, log, and ask the connected client (elicitation, sampling) through the
  * connections that hear about the call.
  */
-import { TetherError, type Agent, type LazyAbort } from '../protocol/index.js';
+import type { Agent, LazyAbort } from '../protocol/index.js';
 import { callErrors } from './call-errors.js';
 import type { CallListener, LiveCall } from './live-call.js';
 import type { ToolContext } from './tools.js';
@@ -38,7 +38,7 @@ class RunningToolContext implements ToolContext {
   }
 
   readonly progress: ToolContext['progress'] = (update) => {
-    this.#call.lastProgress = progressOf(this.#call.entry.tool, update);
+    this.#call.lastProgress = progressOf(update);
     this.#call.sendProgress(false);
   };
 
@@ -66,23 +66,15 @@ class RunningToolContext implements ToolContext {
  * The fields of a progress report, each of its type, and nothing else. The last report is kept
  * and sent again with every heartbeat, from a timer: one JSON cannot encode (a BigInt) would be
  * thrown there, where nothing catches it and the process ends; any other field would be spread
- * into the notification, over its own (`state`, `callId`). Refused here, at the tool's call.
+ * into the notification, over its own (`state`, `callId`). A field of the wrong type is left
+ * out, not thrown: a throw would stop a tool with side effects half way, for a progress line.
  */
-function progressOf(tool: string, update: ProgressUpdate): ProgressUpdate {
+function progressOf(update: ProgressUpdate): ProgressUpdate {
   const kept: ProgressUpdate = {};
-  if (update.progress !== undefined) kept.progress = checked(tool, 'progress', update.progress, 'number');
-  if (update.total !== undefined) kept.total = checked(tool, 'total', update.total, 'number');
-  if (update.message !== undefined) kept.message = checked(tool, 'message', update.message, 'string');
+  if (typeof update.progress === 'number') kept.progress = update.progress;
+  if (typeof update.total === 'number') kept.total = update.total;
+  if (typeof update.message === 'string') kept.message = update.message;
   return kept;
 }
 
 type ProgressUpdate = Parameters<ToolContext['progress']>[0];
-
-function checked<T extends number | string>(tool: string, field: string, value: T, type: 'number' | 'string'): T {
-  if (typeof value === type) return value;
-  throw new TetherError(
-    'TOOL_FAILED',
-    `Tool "${tool}" reported progress whose "${field}" is a ${typeof value}, not a ${type}, so it was not sent: report { progress?: number, total?: number, message?: string }.`,
-    { tool, field },
-  );
-}

@@ -150,9 +150,8 @@ export class MainThreadBridge {
         try {
           this.calls.get(callId)?.context.progress(update);
         } catch {
-          // A malformed report (a field of the wrong type) is dropped: thrown here, in a message
-          // handler, it would end the editor, and failing the call would misreport a tool that
-          // goes on running on the main thread.
+          // Nothing a report holds may end the editor: a throw here, in a message handler, would,
+          // and failing the call would misreport a tool that goes on running on the main thread.
         }
         break;
       }
