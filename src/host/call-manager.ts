@@ -165,7 +165,11 @@ export class CallManager {
     if (shared) {
       this.accept(entry);
       this.addRequester(shared, entry);
-      return this.await(params.callId, observer, abandoned);
+      const waiting = this.await(params.callId, observer, abandoned);
+      // A client wanting it: a call a restart left is claimed, as by its own requester.
+      this.claim(shared);
+      this.grace.requesterBack(shared);
+      return waiting;
     }
     this.accept(entry);
     // Its listener attached (so the starter hears even the first "running" progress) and its

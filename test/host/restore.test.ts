@@ -308,6 +308,17 @@ describe('restoring the journal after a restart (the editor stopped, not a reloa
     expect(e.runs).toEqual(['A:blocker']);
   });
 
+  // A new identical call attached to a call a restart left, and both were cancelled as unclaimed.
+  it('counts an identical call that attaches to a call a restart left as a client wanting it', async () => {
+    const e = await twoCallsLeftQueuedByACrash();
+    const b = await e.life('B', [], 300, true);
+    const twin = b.build('twin', 'ios', 'c3'); // identical to "left": shares it
+    await expect.poll(() => e.runs, { timeout: 3_000 }).toContain('B:left');
+    e.release();
+    expect(await twin).toBe('completed');
+    expect(b.host.calls.status('left').state).toBe('completed');
+  });
+
   // The embedder left afterRestart out: a queued call in a journal no Host of this process had
   // opened was left by an editor that stopped, and ran for no one once the grace was over.
   it('takes the first Host of the process on a journal for a restart when afterRestart is left out, and the next one for a reload', async () => {

@@ -173,7 +173,11 @@ namespace Tether.Core.Calls
                 entry.StartedAt = twin.Entry.StartedAt;
                 Accept(entry);
                 AddRequester(twin, entry);
-                return Wait(p.CallId, observer, abandoned, false);
+                var waiting = Wait(p.CallId, observer, abandoned, false);
+                // A client wanting it: a call a restart left is claimed, as by its own requester.
+                Claim(twin);
+                _grace.RequesterBack(twin);
+                return waiting;
             }
             Accept(entry);
             // Its listener attached (so the starter hears even the first "running" progress) and its

@@ -125,6 +125,20 @@ namespace Tether.Core.Tests.Calls
         }
 
         [Test]
+        public void AfterARestartAnIdenticalCallThatAttachesToALeftCallCountsAsAClientWantingIt()
+        {
+            // A new identical call attached to a call a restart left, and both were cancelled as unclaimed.
+            LeaveTwoCallsQueuedBehindABlocker();
+            _h.AfterRestart = true;
+            Life("B", 300);
+            var twin = Build("twin", "ios", "c3"); // identical to "left": shares it
+            _h.Changes.WaitUntil(() => _h.Runs.Contains("B:left"), "the left call run for the twin");
+            _h.Release("left");
+            Assert.That(OutcomeOf(twin), Is.EqualTo("completed"));
+            Assert.That((string)_h.Status("left")["state"], Is.EqualTo("completed"));
+        }
+
+        [Test]
         public void AfterARestartStillRunsOnlyTheClaimedCallsWhenADomainReloadComesWithinTheGrace()
         {
             // A domain reload within the grace made the next domain an ordinary one, which ran, once
