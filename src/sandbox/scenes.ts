@@ -294,10 +294,14 @@ export class SceneSet {
     } catch {
       return;
     }
-    const kept = new Set(this.loaded.map((scene) => workingCopyOf(scene.path)));
+    // Compared without case: on Windows and macOS a scene opened as "assets/scenes/a.unity" has
+    // its working copy in the "Assets/Scenes/" folder already there, and a case-sensitive match
+    // would take it for a stray and delete its unsaved changes. Keeping a real stray that differs
+    // from a loaded scene by case only costs nothing.
+    const kept = new Set(this.loaded.map((scene) => workingCopyOf(scene.path).toLowerCase()));
     for (const file of files) {
       const relative = `${WORKING_COPIES}/${file.replaceAll('\\', '/')}`;
-      if (relative.endsWith('.unity.json') && !kept.has(relative)) rmSync(join(folder, file), { force: true });
+      if (relative.endsWith('.unity.json') && !kept.has(relative.toLowerCase())) rmSync(join(folder, file), { force: true });
     }
   }
 
