@@ -107,6 +107,13 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
    * follow, until one connects or fails for another reason.
    */
   private reloadingPid: number | undefined;
+  /**
+   * Since when the editor has been away (monotonic), until the link connects again: the reload
+   * budget counts from then, once per absence, not again for every request. A record left by
+   * an editor that no longer hosts (its process alive) would otherwise hold every request for
+   * the whole budget.
+   */
+  private awaySince: number | undefined;
   readonly recordsDir: string;
 
   constructor(private readonly options: HostLinkOptions = {}) {
@@ -189,7 +196,7 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
     // The monotonic clock: a wait is a duration, which a stepped wall clock would stretch or cut.
     const started = performance.now();
     const deadline = started + waitMs;
-    const reloadDeadline = started + Math.max(waitMs, this.options.reloadWaitMs ?? 0);
+    const reloadWaitMs = this.options.reloadWaitMs ?? 0;
     let attemptAwaited = false;
     let waitedForReload = false;
     for (;;) {
@@ -202,6 +209,7 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
       signal?.throwIfAborted();
       const now = performance.now();
       const left = deadline - now;
+      const reloadDeadline = Math.max(deadline, (this.awaySince ?? started) + reloadWaitMs);
       if (left > 0) await this.waiters.wait(left, signal);
       else if (reloadDeadline > now && this.awayForReload()) {
         // Woken by the link's next change, or soon enough to notice an editor that died mid-reload.
@@ -265,6 +273,7 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
       this.chooser.reached(record);
       this.lastError = undefined;
       this.reloadingPid = undefined;
+      this.awaySince = undefined;
       this.everConnected = true;
       session.rpc.onClose((error) => {
         if (this.rpc === session.rpc) this.toLost(error ?? new TetherError('CONNECTION_CLOSED', 'The host closed the connection.'));
@@ -309,6 +318,7 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
     const bye = this.lastBye;
     this.lastError = endOf(error, bye);
     this.reloadingPid = undefined;
+    this.awaySince ??= performance.now();
     if (bye?.reason === 'evicted') {
       // Reconnecting would displace the client that displaced us, and so on forever: stay
       // away from this host instance and say why on every request. The instance is the attempt's:

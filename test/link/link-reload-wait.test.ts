@@ -73,4 +73,20 @@ describe("a link's wait for an editor away for a domain reload", () => {
     // The whole wait, its reload included: not the 100 ms of the wait alone.
     expect(Number(/after waiting (\d+) ms/.exec(failure?.message ?? '')?.[1])).toBeGreaterThanOrEqual(400);
   });
+
+  // A record left by an editor that no longer hosts (its process alive) held every request for
+  // the whole budget: the budget is the absence's, spent once, not every request's.
+  it('spends the reload budget once per absence: a request after it waits only its own waitMs', async () => {
+    const { link } = await reloading({ reloadWaitMs: 1_500 });
+    await expect(link.connection(100)).rejects.toMatchObject({ code: 'HOST_UNAVAILABLE' });
+    const started = performance.now();
+    const failure = await link.connection(100).then(
+      () => undefined,
+      (error: unknown) => error as { code?: string; message: string },
+    );
+    expect(failure?.code).toBe('HOST_UNAVAILABLE');
+    expect(failure?.message).toContain('after waiting 100 ms');
+    // Well short of the 1.5 s budget the first request waited.
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
 });
