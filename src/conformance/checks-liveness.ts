@@ -1,6 +1,7 @@
 /** Liveness: the host answers ping at once, even while its main thread is blocked, and pings its clients, dropping a silent one. */
 import { METHODS } from '../protocol/index.js';
 import { assert, assertEqual, isRecord, show, within } from './assertions.js';
+import { CheckSkipped } from './errors.js';
 import { KIT, startBlock } from './kit.js';
 import type { Session } from './session.js';
 import type { Check } from './types.js';
@@ -64,12 +65,22 @@ export const livenessChecks: readonly Check[] = [
     requirement: 'LV-4',
     title: 'the host pings an authenticated client, and closes the connection of one that does not answer',
     timeoutMs: 3 * DEFAULT_PING_INTERVAL_MS + 5_000,
-    async run({ target, raw }) {
+    async run({ target, raw, hello }) {
+      // A host may not ping (protocol.md §11: 0 disables it), and says so in its hello; one that
+      // says nothing is held to the default interval.
+      const announced = hello.pingIntervalMs;
+      if (announced === 0) throw new CheckSkipped('the host says it does not ping (pingIntervalMs 0 in its hello)');
+      if (announced !== undefined && announced > DEFAULT_PING_INTERVAL_MS) {
+        throw new CheckSkipped(
+          `the host pings every ${announced} ms, longer than this check waits (${DEFAULT_PING_INTERVAL_MS} ms); start it with a shorter interval (sandbox: --ping-interval-ms 400)`,
+        );
+      }
+      const everyMs = announced ?? DEFAULT_PING_INTERVAL_MS;
       const silent = await raw({ answerPings: false });
       const response = await silent.hello(target);
       assert(!('error' in response), `the hello was refused: ${show('error' in response ? response.error : undefined)}`);
       const helloAt = Date.now();
-      const pingedAt = await silent.firstPing(`the host's first ping (every pingIntervalMs, default ${DEFAULT_PING_INTERVAL_MS} ms)`, DEFAULT_PING_INTERVAL_MS + LATE_MS);
+      const pingedAt = await silent.firstPing(`the host's first ping (every pingIntervalMs: ${everyMs} ms)`, everyMs + LATE_MS);
       // The interval it pings at, as measured; the unanswered ping times out in about as long.
       const intervalMs = Math.max(pingedAt - helloAt, 1);
       await silent.expectClose(`a client that did not answer a ping (first ping ${intervalMs} ms after the hello)`, 2 * intervalMs + LATE_MS);

@@ -53,6 +53,7 @@ export function helloResultOf(core: Pick<HostCore, 'options' | 'identity'>, stat
     limits: options.limits,
     heartbeatMs: options.heartbeatMs,
     deadlineGraceMs: options.deadlineGraceMs,
+    pingIntervalMs: options.pingIntervalMs,
     state,
     connectionId,
   };

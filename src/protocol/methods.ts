@@ -111,6 +111,8 @@ export const HelloResult = z.object({
   heartbeatMs: z.number(),
   /** How long past a call's deadline the host waits for a tool that has not stopped before giving the call up (§8.6); absent in older hosts. */
   deadlineGraceMs: z.number().optional(),
+  /** How often the host pings this connection (§11); 0: never. Absent in older hosts. */
+  pingIntervalMs: z.number().optional(),
   state: HostStateName,
   connectionId: z.string(),
   /** Present when the client sent a proof: base64url HMAC-SHA256 of "tether/hello host <nonce>" under the token. */

@@ -46,4 +46,12 @@ describe('conformance suite against the sandbox', () => {
     expect(ids(report, 'skipped')).toEqual(CHECKS.filter((c) => (c.connections ?? 1) > 1).map((c) => c.id));
     expect(report.results.find((r) => r.id === 'connections.eviction')?.status).toBe('passed');
   }, 60_000);
+
+  // A host that does not ping (protocol.md §11: 0 disables it) failed the host-pings check.
+  it('skips the host-pings check, not fails it, against a sandbox that says in its hello it does not ping', async () => {
+    const quiet = createWorkspace();
+    await startSandbox(quiet, ['--conformance-kit', '--ping-interval-ms', '0']);
+    const report = await runConformance({ project: quiet.project, recordsDir: join(quiet.home, 'hosts'), checks: CHECKS.filter((c) => c.id === 'liveness.host-pings') });
+    expect(report.results).toMatchObject([{ id: 'liveness.host-pings', status: 'skipped', detail: expect.stringContaining('pingIntervalMs 0') }]);
+  });
 });

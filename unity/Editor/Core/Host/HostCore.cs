@@ -144,6 +144,7 @@ namespace Tether.Core.Host
                 },
                 ["heartbeatMs"] = Options.HeartbeatMs,
                 ["deadlineGraceMs"] = Options.DeadlineGraceMs,
+                ["pingIntervalMs"] = Options.PingIntervalMs,
                 ["state"] = State,
                 ["connectionId"] = connectionId,
             };
