@@ -9,6 +9,7 @@ import { createConnection } from 'node:net';
 import { dirname, join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freeze, thawAll } from '../helpers/freeze.js';
 import { TETHER_BIN, TetherProcess, buildLog, cleanupProcesses, createWorkspace, executedTools, runToExit, startSandbox, type Run, type SandboxProcess, type Workspace } from '../helpers/processes.js';
 import { onTerminal, stopTerminals } from '../helpers/terminal.js';
 
@@ -328,19 +329,7 @@ async function buildStarted(workspace: Workspace, ...extra: string[]): Promise<T
   return caller;
 }
 
-/** Freezes the editor (SIGSTOP: its socket stays open, nothing answers) until the returned thaw. */
-function freeze(sandbox: SandboxProcess): () => void {
-  sandbox.child.kill('SIGSTOP');
-  let thawed = false;
-  const thaw = (): void => {
-    if (!thawed) sandbox.child.kill('SIGCONT');
-    thawed = true;
-  };
-  frozen.push(thaw);
-  return thaw;
-}
-const frozen: Array<() => void> = [];
-afterEach(() => frozen.splice(0).forEach((thaw) => thaw()));
+afterEach(thawAll);
 
 describe('tether call: cancels and unknown outcomes', () => {
   // SIGTERM is what `timeout` and a CI job's cancel send, SIGHUP a terminal that closed.

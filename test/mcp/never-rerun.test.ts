@@ -6,25 +6,13 @@
  * front an agent uses, over stdio, with side effects counted on the editor's disk.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { freeze, thawAll } from '../helpers/freeze.js';
 import { closeMcpSessions, connectMcp, textOf } from '../helpers/mcp-client.js';
-import { buildLog, cleanupProcesses, createWorkspace, executedTools, startSandbox, type SandboxProcess } from '../helpers/processes.js';
-
-/** Freezes the editor (SIGSTOP: its socket stays open, nothing answers) until the returned thaw. */
-function freeze(sandbox: SandboxProcess): () => void {
-  sandbox.child.kill('SIGSTOP');
-  let thawed = false;
-  const thaw = (): void => {
-    if (!thawed) sandbox.child.kill('SIGCONT');
-    thawed = true;
-  };
-  frozen.push(thaw);
-  return thaw;
-}
-const frozen: Array<() => void> = [];
+import { buildLog, cleanupProcesses, createWorkspace, executedTools, startSandbox } from '../helpers/processes.js';
 
 afterEach(async () => {
   // Thawed first: a stopped editor would sit out its SIGTERM until the SIGKILL.
-  frozen.splice(0).forEach((thaw) => thaw());
+  thawAll();
   await closeMcpSessions();
   await cleanupProcesses();
 });
