@@ -209,7 +209,8 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
       signal?.throwIfAborted();
       const now = performance.now();
       const left = deadline - now;
-      const reloadDeadline = Math.max(deadline, (this.awaySince ?? started) + reloadWaitMs);
+      // From the absence's start, or the request's if it came first (a link not yet connected).
+      const reloadDeadline = Math.max(deadline, Math.min(started, this.awaySince ?? started) + reloadWaitMs);
       if (left > 0) await this.waiters.wait(left, signal);
       else if (reloadDeadline > now && this.awayForReload()) {
         // Woken by the link's next change, or soon enough to notice an editor that died mid-reload.
