@@ -3,6 +3,7 @@
  * context with a time limit, and collects a report. Kit-dependent checks are skipped, not
  * failed, when the host does not offer the kit tools they drive.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { connectToHost } from '../link/host-client.js';
 import { METHODS, TetherError, type HelloResult, type ToolDescriptor } from '../protocol/index.js';
 import { createCheckContext } from './context.js';
@@ -14,6 +15,9 @@ import { findHost, type HostTarget } from './target.js';
 import type { Check, CheckResult, ConformanceReport } from './types.js';
 
 const DEFAULT_CHECK_TIMEOUT_MS = 15_000;
+/** How long, after a check, the suite waits for the host to let go of the calls the check left. */
+const IDLE_WAIT_MS = 12_000;
+const IDLE_POLL_MS = 100;
 
 export interface RunOptions {
   /** The project folder whose host to test (its record's projectPath contains or equals it). */
@@ -123,6 +127,31 @@ async function runCheck(check: Check, target: HostTarget, probe: Probe): Promise
   } finally {
     clearTimeout(timer);
     // Closing the check's connections also unwinds a check that timed out.
+    await dispose();
+    await untilHostIdle(target, probe);
+  }
+}
+
+/**
+ * Waits (bounded) until the host holds no live call of this suite's, cancelling what is left:
+ * a block a check's cleanup could not cancel (its connection evicted, a request timed out
+ * under load) would hold the main thread through the checks after it, which would then fail
+ * for what they did not do. Best effort: a host without host/status (optional in v1), or one
+ * away, is left to the next check.
+ */
+async function untilHostIdle(target: HostTarget, probe: Probe): Promise<void> {
+  const { context, dispose } = createCheckContext(target, probe.hello, probe.tools);
+  try {
+    const session = await context.connect();
+    for (const until = Date.now() + IDLE_WAIT_MS; Date.now() < until; await delay(IDLE_POLL_MS)) {
+      const { calls } = await session.hostStatus();
+      const live = calls.filter((call) => call.callId.startsWith('conformance-') && (call.state === 'queued' || call.state === 'running'));
+      if (live.length === 0) return;
+      for (const call of live) await session.cancel(call.callId, 'conformance check finished').catch(() => undefined);
+    }
+  } catch {
+    // As said above.
+  } finally {
     await dispose();
   }
 }

@@ -25,6 +25,8 @@ interface Waiting {
   callId: string;
   tool: string;
   args: Record<string, unknown>;
+  /** Its cancellation: one that fired before the call was handed over sets the flag as it is. */
+  signal: AbortSignal;
 }
 
 export class MainThreadBridge {
@@ -81,7 +83,7 @@ export class MainThreadBridge {
     const worker = this.worker;
     if (!worker) return Promise.reject(new TetherError('INTERNAL_ERROR', 'The main thread is not running.'));
     return new Promise((resolve, reject) => {
-      const job: Waiting = { callId, tool, args };
+      const job: Waiting = { callId, tool, args, signal: context.signal };
       const onAbort = (): void => {
         const at = this.waiting.indexOf(job);
         if (at >= 0) {
@@ -111,8 +113,9 @@ export class MainThreadBridge {
   /** Hands a main-thread call to the main thread, the cancel flag its own from now on. */
   private begin(job: Waiting): void {
     this.mainThreadCall = job.callId;
-    Atomics.store(this.flags, CANCEL_FLAG, 0);
-    this.send({ type: 'call', ...job });
+    // Cancelled already (its abort event gone before the listener was added): it begins cancelled.
+    Atomics.store(this.flags, CANCEL_FLAG, job.signal.aborted ? 1 : 0);
+    this.send({ type: 'call', callId: job.callId, tool: job.tool, args: job.args });
   }
 
   /** The main thread is done with `callId`: the next main-thread call, if one waits, begins. */
