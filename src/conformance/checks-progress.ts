@@ -39,10 +39,7 @@ export const progressChecks: readonly Check[] = [
         `no heartbeat (heartbeat: true, state: running) in ${updates.length} progress notification(s): ${show(updates)}`,
       );
       // Silence is measured from the request to the first notification, between notifications, and to the answer.
-      const times = [call.sentAt, ...notices.map((n) => n.at), finished.at];
-      const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
-      const longest = Math.max(...gaps);
-      assert(longest <= heartbeatMs * TOLERANCE, `a silence of ${longest} ms while the call was live (heartbeatMs ${heartbeatMs}; gaps ${gaps.join(', ')} ms)`);
+      assertNoLongSilence([call.sentAt, ...notices.map((n) => n.at), finished.at], heartbeatMs, 'live');
     },
   },
   {
@@ -84,10 +81,14 @@ export const progressChecks: readonly Check[] = [
         `progress of a call still queued must say state "queued": ${show(updates)}`,
       );
       // From the request to the first notification, between notifications, and to the moment the call could start.
-      const times = [queued.sentAt, ...notices.map((n) => n.at), releasedAt];
-      const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
-      const longest = Math.max(...gaps);
-      assert(longest <= heartbeatMs * TOLERANCE, `a silence of ${longest} ms while the call was queued (heartbeatMs ${heartbeatMs}; gaps ${gaps.join(', ')} ms)`);
+      assertNoLongSilence([queued.sentAt, ...notices.map((n) => n.at), releasedAt], heartbeatMs, 'queued');
     },
   },
 ];
+
+/** No gap between consecutive moments (ms) is longer than heartbeatMs allows, while the call was `state`. */
+function assertNoLongSilence(times: number[], heartbeatMs: number, state: string): void {
+  const gaps = times.slice(1).map((t, i) => t - (times[i] as number));
+  const longest = Math.max(...gaps);
+  assert(longest <= heartbeatMs * TOLERANCE, `a silence of ${longest} ms while the call was ${state} (heartbeatMs ${heartbeatMs}; gaps ${gaps.join(', ')} ms)`);
+}
