@@ -5,22 +5,15 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { METHODS } from '../protocol/index.js';
 import { assert, expectWireError, show } from './assertions.js';
+import { authenticated } from './context.js';
 import { CheckSkipped } from './errors.js';
-import { helloFrame, request, type RawConnection, type RawOptions } from './raw-connection.js';
+import { helloFrame, request, type RawConnection } from './raw-connection.js';
 import type { Check, CheckContext } from './types.js';
 
 /** Longer frame timeouts would make the timeout checks slow; the host can be started with a short one. */
 const MAX_TESTABLE_FRAME_TIMEOUT_MS = 5_000;
 /** Far more than a hello needs (a few hundred bytes), far less than maxFrameBytes (64 MiB by default). */
 const BEFORE_HELLO_BYTES = 1_000_000;
-
-/** A raw connection that has completed the handshake. */
-async function authenticated({ target, raw }: CheckContext, options?: RawOptions): Promise<RawConnection> {
-  const connection = await raw(options);
-  const response = await connection.hello(target);
-  assert(!('error' in response), `the hello was refused: ${show('error' in response ? response.error : undefined)}`);
-  return connection;
-}
 
 function frameTimeoutOf({ hello }: CheckContext): number {
   const { frameTimeoutMs } = hello.limits;

@@ -1,6 +1,7 @@
 /** Liveness: the host answers ping at once, even while its main thread is blocked, and pings its clients, dropping a silent one. */
 import { METHODS } from '../protocol/index.js';
 import { assert, assertEqual, isRecord, show, within } from './assertions.js';
+import { authenticated } from './context.js';
 import { CheckSkipped } from './errors.js';
 import { KIT, startBlock } from './kit.js';
 import type { Session } from './session.js';
@@ -65,7 +66,8 @@ export const livenessChecks: readonly Check[] = [
     requirement: 'LV-4',
     title: 'the host pings an authenticated client, and closes the connection of one that does not answer',
     timeoutMs: 3 * DEFAULT_PING_INTERVAL_MS + 5_000,
-    async run({ target, raw, hello }) {
+    async run(context) {
+      const { hello } = context;
       // A host may not ping (protocol.md §11: 0 disables it), and says so in its hello; one that
       // says nothing is held to the default interval.
       const announced = hello.pingIntervalMs;
@@ -76,9 +78,7 @@ export const livenessChecks: readonly Check[] = [
         );
       }
       const everyMs = announced ?? DEFAULT_PING_INTERVAL_MS;
-      const silent = await raw({ answerPings: false });
-      const response = await silent.hello(target);
-      assert(!('error' in response), `the hello was refused: ${show('error' in response ? response.error : undefined)}`);
+      const silent = await authenticated(context, { answerPings: false });
       const helloAt = Date.now();
       const pingedAt = await silent.firstPing(`the host's first ping (every pingIntervalMs: ${everyMs} ms)`, everyMs + LATE_MS);
       // The interval it pings at, as measured; the unanswered ping times out in about as long.

@@ -4,10 +4,19 @@
  * check started outlives it: queued calls are cancelled and connections closed.
  */
 import type { HelloResult, ToolDescriptor } from '../protocol/index.js';
+import { assert, show } from './assertions.js';
 import { RawConnection, type RawOptions } from './raw-connection.js';
 import { Session, type SessionOptions } from './session.js';
 import type { HostTarget } from './target.js';
 import type { CheckContext } from './types.js';
+
+/** A raw connection that has completed the handshake. */
+export async function authenticated({ target, raw }: CheckContext, options?: RawOptions): Promise<RawConnection> {
+  const connection = await raw(options);
+  const response = await connection.hello(target);
+  assert(!('error' in response), `the hello was refused: ${show('error' in response ? response.error : undefined)}`);
+  return connection;
+}
 
 export interface OwnedContext {
   context: CheckContext;

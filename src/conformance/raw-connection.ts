@@ -80,11 +80,6 @@ export class RawConnection {
     return this.closedAt !== undefined;
   }
 
-  /** When the connection closed (Date.now()), if it has. */
-  get closedTime(): number | undefined {
-    return this.closedAt;
-  }
-
   /** This side's address:port, as the host sees the peer (protocol.md §7.15's newClientEndpoint). */
   get localEndpoint(): string {
     return `${this.socket.localAddress ?? '?'}:${this.socket.localPort ?? '?'}`;

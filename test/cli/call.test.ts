@@ -5,11 +5,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { dirname, join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freeze, thawAll } from '../helpers/freeze.js';
+import { refuses } from '../helpers/port-probe.js';
 import { TETHER_BIN, TetherProcess, buildLog, cleanupProcesses, createWorkspace, executedTools, runToExit, startSandbox, type Run, type SandboxProcess, type Workspace } from '../helpers/processes.js';
 import { onTerminal, stopTerminals } from '../helpers/terminal.js';
 
@@ -309,16 +309,7 @@ describe('tether call', () => {
 async function reloading(workspace: Workspace): Promise<{ sandbox: SandboxProcess }> {
   const { sandbox, ready } = await startSandbox(workspace, ['--reload-ms', '5000']);
   new TetherProcess(['call', 'compile_scripts', '--project', workspace.project], callEnv(workspace));
-  const refuses = (): Promise<boolean> =>
-    new Promise((resolve) => {
-      const socket = createConnection(ready.port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(false);
-      });
-      socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
-    });
-  await expect.poll(refuses, { timeout: 10_000, interval: 50 }).toBe(true);
+  await expect.poll(() => refuses(ready.port), { timeout: 10_000, interval: 50 }).toBe(true);
   return { sandbox };
 }
 
