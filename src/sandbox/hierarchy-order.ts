@@ -11,7 +11,7 @@
 import type { GameObject } from './game-object.js';
 
 /** Each parent's children (null: the roots), in sibling order. */
-function childrenByParent(objects: readonly GameObject[]): Map<number | null, GameObject[]> {
+export function childrenByParent(objects: readonly GameObject[]): Map<number | null, GameObject[]> {
   const kids = new Map<number | null, GameObject[]>();
   for (const o of objects) (kids.get(o.parentId) ?? kids.set(o.parentId, []).get(o.parentId)!).push(o);
   return kids;

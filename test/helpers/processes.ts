@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { sceneFileOf, workingCopyOf } from '../../src/sandbox/scene-paths.js';
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('../../', import.meta.url)));
 export const TETHER_BIN = join(REPO_ROOT, 'bin', 'tether.js');
@@ -184,7 +185,7 @@ export const SAMPLE_SCENE = 'Assets/Scenes/SampleScene.unity';
  */
 export function sceneText(workspace: Workspace, scene = SAMPLE_SCENE): string {
   try {
-    return readFileSync(join(workspace.project, 'Library', 'Tether', 'scenes', `${scene}.json`), 'utf8');
+    return readFileSync(join(workspace.project, workingCopyOf(scene)), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
@@ -194,7 +195,7 @@ export function sceneText(workspace: Workspace, scene = SAMPLE_SCENE): string {
 
 /** A scene's asset as last saved (Assets/…/Name.json for Assets/…/Name.unity): what save_scene wrote, and what build_player builds. */
 export function savedSceneText(workspace: Workspace, scene = SAMPLE_SCENE): string {
-  return readFileSync(join(workspace.project, scene.replace(/\.unity$/, '.json')), 'utf8');
+  return readFileSync(join(workspace.project, sceneFileOf(scene)), 'utf8');
 }
 
 /** Any child process: SIGTERM, then SIGKILL if it has not exited within `graceMs`. */

@@ -6,6 +6,7 @@
  * as a plain list (a SceneFile's), so they serve loaded scenes and scene files alike.
  */
 import type { GameObject } from '../game-object.js';
+import { childrenByParent } from '../hierarchy-order.js';
 
 /** What an instance is made of. */
 export interface InstanceParts {
@@ -21,8 +22,7 @@ export function byIdOf(objects: readonly GameObject[]): Map<number, GameObject> 
 
 /** The object under `rootId`, itself first, every parent before its children, in the list's order. */
 export function subtree(objects: readonly GameObject[], rootId: number): GameObject[] {
-  const kids = new Map<number, GameObject[]>();
-  for (const o of objects) if (o.parentId !== null) (kids.get(o.parentId) ?? kids.set(o.parentId, []).get(o.parentId)!).push(o);
+  const kids = childrenByParent(objects);
   const root = objects.find((o) => o.id === rootId);
   if (!root) return [];
   const out: GameObject[] = [];
@@ -62,8 +62,7 @@ export function instanceParts(objects: readonly GameObject[], root: GameObject):
   const added: GameObject[] = [];
   if (!root.prefab) return { linked, added };
   linked.set(root.prefab.source, root);
-  const kids = new Map<number, GameObject[]>();
-  for (const o of objects) if (o.parentId !== null) (kids.get(o.parentId) ?? kids.set(o.parentId, []).get(o.parentId)!).push(o);
+  const kids = childrenByParent(objects);
   const visit = (parent: GameObject): void => {
     for (const child of kids.get(parent.id) ?? []) {
       // Another instance inside this one, or an object of no instance, is added to it whole.

@@ -5,6 +5,7 @@
  * differs from its defaults; the Transform's fields are the GameObject's position, rotation
  * and scale (m_LocalRotation a quaternion made from the stored Euler angles, as Unity keeps it).
  */
+import { shortName } from '../component-names.js';
 import { COMPONENT_TYPES } from '../component-types.js';
 import type { Component, GameObject, Vector3 } from '../game-object.js';
 import { arrayOf, bool, defaultOf, float, ref, string, struct, type FieldMap, type FieldSpec } from './field-spec.js';
@@ -20,8 +21,6 @@ export interface ComponentSchema {
   /** Said when the fields are guessed (no script declares the type). */
   note?: string;
 }
-
-const shortName = (type: string): string => type.replace(/^.*\./, '');
 
 export function componentSchema(component: Component, scripts: ScriptCatalog): ComponentSchema {
   const type = shortName(component.type);

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { extname, posix } from 'node:path';
 import { typeByExtension } from '../assets/asset-types.js';
 import { SHADERS } from '../assets/shaders.js';
-import { namesComponent } from '../component-names.js';
+import { namesComponent, shortName } from '../component-names.js';
 import type { Project } from '../project.js';
 import type { Component, GameObject } from '../game-object.js';
 import type { Scene } from '../scene.js';
@@ -118,10 +118,6 @@ function pick(scope: ReferenceScope, object: GameObject, component: string | und
   const fitting = types.find((type) => isAssignable(shortName(type), objectType, scope.bases));
   if (!fitting) problem(`${where} has no component that is one (its components: ${types.join(', ')})`);
   return fitting;
-}
-
-function shortName(type: string): string {
-  return type.replace(/^.*\./, '');
 }
 
 /** The type of the asset at a project-relative path, or undefined when there is none. */

@@ -12,8 +12,9 @@ import { z } from 'zod';
 import { TetherError } from '../../protocol/index.js';
 import { enabledBuildScenes } from '../build-settings.js';
 import type { SceneFile } from '../game-object.js';
-import { Scene } from '../scene.js';
-import { isSceneFile, sceneFileOf, sceneNameOf, scenePath } from '../scene-paths.js';
+import { inHierarchyOrder } from '../hierarchy-order.js';
+import { byIdOf, pathIn } from '../prefabs/instance-parts.js';
+import { isSceneFile, sceneFileOf, scenePath } from '../scene-paths.js';
 import { scriptCompileErrors } from './script-compilation.js';
 import { didYouMean, invalidArgument } from './tool-errors.js';
 import type { MainThreadContext } from './tool.js';
@@ -105,10 +106,10 @@ function buildScenes(context: MainThreadContext, scenes: string[] | undefined): 
  */
 function builtScene(context: MainThreadContext, path: string): string {
   const data = context.project.readJson<SceneFile | undefined>(context.project.resolveInside(sceneFileOf(path)), undefined);
-  const saved = new Scene(context.project, path, { data: data && isSceneFile(data) ? data : { name: sceneNameOf(path), nextId: 1, objects: [] } });
-  return `${path}\n${saved
-    .walk()
-    .map((o) => `  ${saved.pathOf(o)}\n`)
+  const objects = data && isSceneFile(data) ? data.objects : [];
+  const byId = byIdOf(objects);
+  return `${path}\n${inHierarchyOrder(objects)
+    .map((o) => `  ${pathIn(byId, o)}\n`)
     .join('')}`;
 }
 

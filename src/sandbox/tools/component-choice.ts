@@ -4,7 +4,7 @@
  * scripts, each by its short or full name, or INVALID_ARGUMENTS with the closest names.
  */
 import { TetherError } from '../../protocol/index.js';
-import { builtInComponentType, namesComponent } from '../component-names.js';
+import { builtInComponentType, namesComponent, shortName } from '../component-names.js';
 import { COMPONENT_TYPES } from '../component-types.js';
 import type { Component } from '../game-object.js';
 import type { Project } from '../project.js';
@@ -33,7 +33,7 @@ export function componentTypes(project: Project): (name: string, tool: string, f
     if (script) {
       const { bases } = scripts();
       // [DisallowMultipleComponent] on a script is not modelled: a script may be added more than once.
-      return { name: script, single: false, isIn: (components) => components.some((c) => isAssignable(c.type.replace(/^.*\./, ''), script, bases)) };
+      return { name: script, single: false, isIn: (components) => components.some((c) => isAssignable(shortName(c.type), script, bases)) };
     }
     const { suggestions, hint } = didYouMean(name, [...COMPONENT_TYPES.keys(), ...scripts().componentNames()]);
     const problem = `no component type named "${name}"`;
