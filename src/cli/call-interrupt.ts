@@ -8,6 +8,7 @@
  */
 import { TetherError } from '../protocol/index.js';
 import type { ProgressLine } from './progress-line.js';
+import { STOP_SIGNALS } from './shutdown.js';
 
 export interface InterruptedCall {
   tool: string;
@@ -16,7 +17,7 @@ export interface InterruptedCall {
 
 export class CallInterrupts {
   private sentToEditor = false;
-  private readonly signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', ...(process.platform === 'win32' ? (['SIGBREAK'] as const) : [])];
+  private readonly signals = STOP_SIGNALS;
 
   /** `end` ends the command at once with a failure (a second signal: no more waiting). */
   constructor(

@@ -7,13 +7,18 @@ const tasks: Array<(signal: NodeJS.Signals) => Promise<void>> = [];
 let installed = false;
 let stopping = false;
 
+/**
+ * The signals that ask a `tether` process to stop: Ctrl-C, a script's `timeout` or a CI job's
+ * cancel, a closed terminal, and SIGBREAK (Ctrl+Break in a Windows console, which would
+ * otherwise end the process with no cleanup).
+ */
+export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', ...(process.platform === 'win32' ? (['SIGBREAK'] as const) : [])];
+
 export function onShutdownSignal(shutdown: (signal: NodeJS.Signals) => Promise<void>): void {
   tasks.unshift(shutdown);
   if (installed) return;
   installed = true;
-  // SIGBREAK: Ctrl+Break in a Windows console, which would otherwise end the process with no cleanup.
-  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', ...(process.platform === 'win32' ? (['SIGBREAK'] as const) : [])];
-  for (const signal of signals) {
+  for (const signal of STOP_SIGNALS) {
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;

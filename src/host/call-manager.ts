@@ -16,7 +16,7 @@ import { callErrors } from './call-errors.js';
 import type { CallObserver } from './call-observer.js';
 import { callOverview, type CallOverview } from './call-overview.js';
 import { copyOutcome, outcomeOf, recordFinal, stateFor, statusOf, wireError } from './call-outcomes.js';
-import { CallRunner, DEFAULT_DEADLINE_GRACE_MS } from './call-runner.js';
+import { CallRunner } from './call-runner.js';
 import { MainThreadExecutor } from './executor.js';
 import { HeartbeatTicker } from './heartbeat.js';
 import { isFinal, type JournalEntry } from './journal-entry.js';
@@ -32,7 +32,7 @@ export interface CallManagerOptions {
   /** Execution deadline when neither the call nor the tool sets one. */
   defaultDeadlineMs: number;
   /** How long past its deadline a tool that has not stopped is waited for (protocol.md §8.6). */
-  deadlineGraceMs?: number;
+  deadlineGraceMs: number;
   /**
    * After a restart or a reload, how long the calls queued before it wait for their
    * requesters to come back before they run (protocol.md §8.5): a cancel sent while the host
@@ -70,7 +70,7 @@ export class CallManager {
       journal: options.journal,
       tools: () => options.tools(),
       defaultDeadlineMs: options.defaultDeadlineMs,
-      deadlineGraceMs: options.deadlineGraceMs ?? DEFAULT_DEADLINE_GRACE_MS,
+      deadlineGraceMs: options.deadlineGraceMs,
       finish: (call, result, error) => this.finish(call, result, error),
     });
     this.heartbeat = new HeartbeatTicker(
@@ -130,15 +130,20 @@ export class CallManager {
     }
   }
 
-  /** A requester came back for a call a restart left: it is wanted again, in this life and the next. */
-  private claim(call: LiveCall | undefined): void {
-    if (!call || !leftByRestart(call)) return;
-    delete call.entry.leftByRestart;
-    try {
-      this.journal.save(call.entry);
-    } catch {
-      // Only a reload within the grace would then cancel it, and its requester, re-attaching, hears that.
+  /**
+   * A requester of a requeued call is back (or a new identical call shares it): a call a restart
+   * left is wanted again, in this life and the next, and the grace may end.
+   */
+  private requesterCameBack(call: LiveCall | undefined): void {
+    if (call && leftByRestart(call)) {
+      delete call.entry.leftByRestart;
+      try {
+        this.journal.save(call.entry);
+      } catch {
+        // Only a reload within the grace would then cancel it, and its requester, re-attaching, hears that.
+      }
     }
+    this.grace.requesterBack(call);
   }
 
   /**
@@ -152,8 +157,7 @@ export class CallManager {
       if (known.tool !== params.tool || argsHashOf(known) !== readableArgumentsHash(params.tool, params.arguments ?? {})) throw callErrors.conflict(params.callId, known.tool);
       const waiting = this.await(params.callId, observer, abandoned, params.attachOnly === true);
       const call = this.live.get(params.callId);
-      this.claim(call);
-      this.grace.requesterBack(call);
+      this.requesterCameBack(call);
       return waiting;
     }
     if (params.attachOnly) throw callErrors.unknownOnAttach(params.callId);
@@ -167,8 +171,7 @@ export class CallManager {
       this.addRequester(shared, entry);
       const waiting = this.await(params.callId, observer, abandoned);
       // A client wanting it: a call a restart left is claimed, as by its own requester.
-      this.claim(shared);
-      this.grace.requesterBack(shared);
+      this.requesterCameBack(shared);
       return waiting;
     }
     this.accept(entry);

@@ -9,6 +9,7 @@ import {
   type ResourceDescriptor,
   type ResourceTemplateDescriptor,
 } from '../protocol/index.js';
+import { cannotAddEntry } from './tools.js';
 
 export interface ResourceDefinition extends ResourceDescriptor {
   read(): ResourceContents[] | Promise<ResourceContents[]>;
@@ -28,14 +29,6 @@ export interface PromptDefinition extends PromptDescriptor {
 
 const MAX_COMPLETIONS = 100;
 
-/**
- * Why a resource, template or prompt cannot be added, said as it is added (INTERNAL_ERROR, as
- * for a tool): a second one under the same key would silently take the first one's place.
- */
-function cannotAdd(what: string, key: unknown, data: Record<string, unknown>, problem: string): TetherError {
-  return new TetherError('INTERNAL_ERROR', `${what} "${clipped(String(key))}" cannot be added: ${problem}.`, data);
-}
-
 export class Catalog {
   readonly resources = new Map<string, ResourceDefinition>();
   readonly templates = new Map<string, ResourceTemplateDefinition>();
@@ -43,19 +36,19 @@ export class Catalog {
 
   addResource(definition: ResourceDefinition): void {
     const { uri } = definition;
-    if (typeof uri !== 'string' || uri === '') throw cannotAdd('Resource', uri, { uri }, 'its uri must be a non-empty string');
-    if (typeof definition.read !== 'function') throw cannotAdd('Resource', uri, { uri }, 'it has no read function');
-    if (this.resources.has(uri)) throw cannotAdd('Resource', uri, { uri }, 'a resource with that URI is already added (removeResource it first to replace it)');
+    if (typeof uri !== 'string' || uri === '') throw cannotAddEntry('Resource', uri, { uri }, 'its uri must be a non-empty string');
+    if (typeof definition.read !== 'function') throw cannotAddEntry('Resource', uri, { uri }, 'it has no read function');
+    if (this.resources.has(uri)) throw cannotAddEntry('Resource', uri, { uri }, 'a resource with that URI is already added (removeResource it first to replace it)');
     this.resources.set(uri, definition);
   }
 
   addTemplate(definition: ResourceTemplateDefinition): void {
     const { uriTemplate } = definition;
     const data = { uriTemplate };
-    if (typeof uriTemplate !== 'string' || uriTemplate === '') throw cannotAdd('Resource template', uriTemplate, data, 'its uriTemplate must be a non-empty string');
-    if (typeof definition.read !== 'function') throw cannotAdd('Resource template', uriTemplate, data, 'it has no read function');
+    if (typeof uriTemplate !== 'string' || uriTemplate === '') throw cannotAddEntry('Resource template', uriTemplate, data, 'its uriTemplate must be a non-empty string');
+    if (typeof definition.read !== 'function') throw cannotAddEntry('Resource template', uriTemplate, data, 'it has no read function');
     if (this.templates.has(uriTemplate)) {
-      throw cannotAdd('Resource template', uriTemplate, data, 'a template with that uriTemplate is already added (removeResourceTemplate it first to replace it)');
+      throw cannotAddEntry('Resource template', uriTemplate, data, 'a template with that uriTemplate is already added (removeResourceTemplate it first to replace it)');
     }
     this.templates.set(uriTemplate, definition);
   }
@@ -63,9 +56,9 @@ export class Catalog {
   addPrompt(definition: PromptDefinition): void {
     const { name } = definition;
     const data = { prompt: name };
-    if (typeof name !== 'string' || name === '') throw cannotAdd('Prompt', name, data, 'its name must be a non-empty string');
-    if (typeof definition.get !== 'function') throw cannotAdd('Prompt', name, data, 'it has no get function');
-    if (this.prompts.has(name)) throw cannotAdd('Prompt', name, data, 'a prompt of that name is already added (removePrompt it first to replace it)');
+    if (typeof name !== 'string' || name === '') throw cannotAddEntry('Prompt', name, data, 'its name must be a non-empty string');
+    if (typeof definition.get !== 'function') throw cannotAddEntry('Prompt', name, data, 'it has no get function');
+    if (this.prompts.has(name)) throw cannotAddEntry('Prompt', name, data, 'a prompt of that name is already added (removePrompt it first to replace it)');
     this.prompts.set(name, definition);
   }
 

@@ -78,7 +78,12 @@ export function toInputSchema(schema: ZodSchema | JsonSchema | undefined): JsonS
 
 /** Why a tool cannot be added, said as it is added rather than found later by a client. */
 export function cannotAdd(tool: string, problem: string): TetherError {
-  return new TetherError('INTERNAL_ERROR', `Tool "${clipped(String(tool))}" cannot be added: ${problem}.`, { tool });
+  return cannotAddEntry('Tool', tool, { tool }, problem);
+}
+
+/** Why a tool, resource, template or prompt (`what`, by its `key`) cannot be added: INTERNAL_ERROR, said as it is added. */
+export function cannotAddEntry(what: string, key: unknown, data: Record<string, unknown>, problem: string): TetherError {
+  return new TetherError('INTERNAL_ERROR', `${what} "${clipped(String(key))}" cannot be added: ${problem}.`, data);
 }
 
 /**

@@ -30,9 +30,9 @@ export function selectHost(records: HostRecord[], { project, cwd = process.cwd()
     // The innermost project wins when projects nest; of its records (oldest first), the newest,
     // as for --project: a crashed editor's record whose pid another process now has must not
     // hide the editor restarted for the same project.
-    const depth = (r: HostRecord): number => canonicalPath(r.projectPath).length;
-    const innermost = Math.max(...containing.map(depth));
-    return containing.filter((r) => depth(r) === innermost).at(-1) as HostRecord;
+    const depths = containing.map((r) => canonicalPath(r.projectPath).length);
+    const innermost = Math.max(...depths);
+    return containing.filter((_, i) => depths[i] === innermost).at(-1) as HostRecord;
   }
   if (records.length === 1) return records[0] as HostRecord;
   if (records.length === 0) {

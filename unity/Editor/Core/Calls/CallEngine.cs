@@ -102,15 +102,21 @@ namespace Tether.Core.Calls
             catch (Exception failure) { _log.Warning("Tether could not journal that a restart left call \"" + call.Entry.CallId + "\" queued: " + failure.Message); }
         }
 
-        /// <summary>A requester came back for a call a restart left: it is wanted again, in this domain and the next.</summary>
-        private void Claim(LiveCall call)
+        /// <summary>
+        /// A requester of a requeued call is back (or a new identical call shares it): a call a restart
+        /// left is wanted again, in this domain and the next, and the grace may end.
+        /// </summary>
+        private void RequesterCameBack(LiveCall call)
         {
-            if (call == null || !call.Entry.LeftByRestart) return;
-            call.Entry.LeftByRestart = false;
-            // Should the journal not take it, only a reload within the grace would cancel the call,
-            // and its requester, re-attaching, would hear that.
-            try { _journal.Save(call.Entry); }
-            catch (Exception failure) { _log.Warning("Tether could not journal that call \"" + call.Entry.CallId + "\" is wanted again: " + failure.Message); }
+            if (call != null && call.Entry.LeftByRestart)
+            {
+                call.Entry.LeftByRestart = false;
+                // Should the journal not take it, only a reload within the grace would cancel the call,
+                // and its requester, re-attaching, would hear that.
+                try { _journal.Save(call.Entry); }
+                catch (Exception failure) { _log.Warning("Tether could not journal that call \"" + call.Entry.CallId + "\" is wanted again: " + failure.Message); }
+            }
+            _grace.RequesterBack(call);
         }
 
         /// <summary>
@@ -142,8 +148,7 @@ namespace Tether.Core.Calls
                 if (known.Tool != p.Tool || known.ArgsHash != argsHash) throw CallErrors.Conflict(p.CallId, known.Tool);
                 var waiting = Wait(p.CallId, observer, abandoned, p.AttachOnly);
                 var requeued = LiveOf(p.CallId);
-                Claim(requeued);
-                _grace.RequesterBack(requeued);
+                RequesterCameBack(requeued);
                 return waiting;
             }
             if (p.AttachOnly) throw CallErrors.UnknownOnAttach(p.CallId);
@@ -175,8 +180,7 @@ namespace Tether.Core.Calls
                 AddRequester(twin, entry);
                 var waiting = Wait(p.CallId, observer, abandoned, false);
                 // A client wanting it: a call a restart left is claimed, as by its own requester.
-                Claim(twin);
-                _grace.RequesterBack(twin);
+                RequesterCameBack(twin);
                 return waiting;
             }
             Accept(entry);
