@@ -9,6 +9,13 @@ namespace Tether.Core.Calls
     /// </summary>
     internal static class MonotonicClock
     {
-        public static long NowMs() => Stopwatch.GetTimestamp() * 1000 / Stopwatch.Frequency;
+        public static long NowMs() => ToMs(Stopwatch.GetTimestamp(), Stopwatch.Frequency);
+
+        /// <summary>
+        /// Ticks at <paramref name="frequency"/> a second, in milliseconds. Whole seconds and the rest
+        /// apart: ticks × 1000 overflows a long after about 106 days of uptime at a nanosecond
+        /// frequency (.NET on Linux and macOS), and every duration would then come out wrong.
+        /// </summary>
+        internal static long ToMs(long ticks, long frequency) => ticks / frequency * 1000 + ticks % frequency * 1000 / frequency;
     }
 }
