@@ -29,6 +29,9 @@ namespace Tether.Core.Tests.Discovery
             var start = new ProcessStartInfo("node") { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
             start.ArgumentList.Add("-e");
             start.ArgumentList.Add(script);
+            // Ends node's own options: a random token or nonce (base64url) may start with "-", which node
+            // would take for an option of its own and refuse ("bad option"), failing the test at random.
+            start.ArgumentList.Add("--");
             foreach (var arg in args) start.ArgumentList.Add(arg);
             Process process;
             try
