@@ -227,8 +227,7 @@ namespace Tether.Core.Calls
         /// </summary>
         private void ToolEnded(LiveCall call, string toolName, ToolOutcome outcome)
         {
-            call.Deadline?.Dispose();
-            call.Deadline = null;
+            DisarmDeadline(call);
             if (outcome.BadResult != null) Finish(call, null, CallErrors.ToolFailure(toolName, outcome.BadResult));
             else if (outcome.Thrown != null) Finish(call, null, call.Signal?.Reason ?? CallErrors.ToolFailure(toolName, outcome.Thrown));
             else Finish(call, outcome.Result, null);
@@ -251,8 +250,7 @@ namespace Tether.Core.Calls
             }
             if (_inFlight.TryGetValue(entry.ArgsHash, out var shared) && shared == call) _inFlight.Remove(entry.ArgsHash);
             _executions.Remove(call);
-            call.Deadline?.Dispose();
-            call.Deadline = null;
+            DisarmDeadline(call);
             _grace.RequesterBack(call);
             foreach (var waiter in call.Waiters.ToList()) waiter(null);
             if (_executions.Count == 0) _heartbeat.Stop();

@@ -285,8 +285,7 @@ namespace Tether.Core.Calls
         /// </summary>
         private void Unstart(LiveCall call)
         {
-            call.Deadline?.Dispose();
-            call.Deadline = null;
+            DisarmDeadline(call);
             call.RunnerDone = null;
             foreach (var requester in call.Requesters)
             {
@@ -303,6 +302,13 @@ namespace Tether.Core.Calls
             StopStarting();
             _grace.Dispose();
             _heartbeat.Dispose();
+        }
+
+        /// <summary>Stops the call's deadline (or its grace after it): the tool ended, the call did, or it never began.</summary>
+        private static void DisarmDeadline(LiveCall call)
+        {
+            call.Deadline?.Dispose();
+            call.Deadline = null;
         }
 
         /// <summary>Takes a queued call out of where it waits (the main-thread queue, or the grace's off-thread hold); false when it waits in neither.</summary>

@@ -231,16 +231,7 @@ namespace Tether.Unity.Prefabs
 
             /// <summary>A GameObject's path relative to the copy (one of the original's: relative to the original, whose shape the copy has).</summary>
             private string InCopy(GameObject gameObject) =>
-                IsWithin(gameObject.transform, _top) ? RelativeTo(gameObject.transform, _top) : RelativeTo(gameObject.transform, _originalTop.transform);
-
-            private static bool IsWithin(Transform transform, Transform ancestor)
-            {
-                for (var current = transform; current != null; current = current.parent)
-                {
-                    if (current == ancestor) return true;
-                }
-                return false;
-            }
+                SceneGraph.IsWithin(gameObject.transform, _top) ? RelativeTo(gameObject.transform, _top) : RelativeTo(gameObject.transform, _originalTop.transform);
 
             /// <summary>"Lid/Handle" for a GameObject below <paramref name="top"/>, "" for <paramref name="top"/> itself.</summary>
             private static string RelativeTo(Transform transform, Transform top)

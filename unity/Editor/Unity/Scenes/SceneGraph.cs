@@ -46,6 +46,16 @@ namespace Tether.Unity.Scenes
                 new JObject { ["path"] = path });
         }
 
+        /// <summary>Whether <paramref name="transform"/> is <paramref name="ancestor"/> or under it (Unity's == on each parent).</summary>
+        public static bool IsWithin(Transform transform, Transform ancestor)
+        {
+            for (var current = transform; current != null; current = current.parent)
+            {
+                if (current == ancestor) return true;
+            }
+            return false;
+        }
+
         public static string PathOf(GameObject gameObject)
         {
             var names = new List<string>();

@@ -187,7 +187,7 @@ namespace Tether.Unity.Tools
             var gameObject = SceneGraph.Require(args.Path);
             var previousPath = SceneGraph.PathOf(gameObject);
             var target = args.Parent != null ? SceneGraph.Require(args.Parent) : null;
-            if (target != null && IsWithin(target.transform, gameObject.transform))
+            if (target != null && SceneGraph.IsWithin(target.transform, gameObject.transform))
             {
                 var problem = "\"" + SceneGraph.PathOf(target) + "\" is \"" + previousPath + "\" or one of its children";
                 throw new TetherException(
@@ -266,15 +266,6 @@ namespace Tether.Unity.Tools
                 ComponentEdits.Remove(undo, matching[args.Index], tool, "type");
             }
             return PlayModeEdits.Noted(new JObject { ["removed"] = args.Type, ["gameObject"] = SceneGraph.Describe(gameObject) });
-        }
-
-        private static bool IsWithin(Transform transform, Transform ancestor)
-        {
-            for (var current = transform; current != null; current = current.parent)
-            {
-                if (current == ancestor) return true;
-            }
-            return false;
         }
     }
 }
