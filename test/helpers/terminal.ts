@@ -32,7 +32,10 @@ export interface TerminalRun {
  * `> out.json`, so that only stderr reaches the terminal).
  */
 export function onTerminal(args: string[], env: NodeJS.ProcessEnv, log: string, redirect = ''): TerminalRun {
-  return shellOnTerminal(`${tetherCommand(args)} ${redirect}`, env, log);
+  // `exec`: the shell becomes tether, as a person's prompt runs it in the foreground. A shell
+  // left waiting would take the terminal's Ctrl-C too, and dash dies of it (exit 130) however
+  // tether handles its own.
+  return shellOnTerminal(`exec ${tetherCommand(args)} ${redirect}`, env, log);
 }
 
 /** `tether ARGS` as a shell command line. */
@@ -40,9 +43,12 @@ export function tetherCommand(args: string[]): string {
   return [process.execPath, TETHER_BIN, ...args].map(shellQuote).join(' ');
 }
 
-/** Runs a shell command line on a terminal (`sh -c`, as `script` runs it). */
+/**
+ * Runs a shell command line on a terminal with `sh -c`. `script` runs it with $SHELL, which is
+ * bash on one machine and unset (dash) on another: pinned, every machine runs the same shell.
+ */
 export function shellOnTerminal(commandLine: string, env: NodeJS.ProcessEnv, log: string): TerminalRun {
-  const child = spawn('script', ['-qfec', commandLine, log], { env, stdio: ['pipe', 'ignore', 'ignore'] });
+  const child = spawn('script', ['-qfec', commandLine, log], { env: { ...env, SHELL: '/bin/sh' }, stdio: ['pipe', 'ignore', 'ignore'] });
   started.add(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   void exited.then(() => started.delete(child));
