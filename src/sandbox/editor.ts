@@ -151,6 +151,7 @@ export class SandboxEditor {
     this.preferredPort = port;
     this.generation++;
     if (playing) host.setState('playing');
+    bridge.hostStarted();
     log?.info({ port, generation: this.generation, tools: tools.length }, 'sandbox editor ready');
     this.options.onReady?.({ port, generation: this.generation, instanceId: this.instanceId });
   }

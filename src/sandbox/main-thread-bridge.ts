@@ -134,6 +134,11 @@ export class MainThreadBridge {
     });
   }
 
+  /** The host of this domain is listening: the main thread may go on with what the domain before left. */
+  hostStarted(): void {
+    this.send({ type: 'host-started' });
+  }
+
   /** Tears the main thread down (a domain reload or a quit). */
   async terminate(): Promise<void> {
     this.exiting = true;

@@ -32,6 +32,8 @@ export interface WireFailure {
 export type ReloadCause = 'compile' | 'play';
 
 export type ToMainThread =
+  // The host of this domain is listening: work left by the domain before may go on (its state reaches clients).
+  | { type: 'host-started' }
   | { type: 'call'; callId: string; tool: string; args: Record<string, unknown> }
   | { type: 'request'; id: number; kind: 'read-resource' | 'complete' | 'get-prompt'; payload: Record<string, unknown> }
   | { type: 'answer'; id: number; ok: true; value: unknown }

@@ -18,6 +18,7 @@ import { conformanceFixtures } from './tools/conformance-fixtures.js';
 import { conformanceKit } from './tools/conformance-kit.js';
 import { loadCompiledTools } from './tools/custom-tools.js';
 import { describeTool, editorToolSet } from './tools/editor-tool-set.js';
+import { finishInterruptedRun } from './tools/test-runner.js';
 import type { MainThreadContext, SandboxTool } from './tools/tool.js';
 import { UndoHistory, type UndoRecord } from './undo.js';
 
@@ -74,7 +75,8 @@ function ask(callId: string, kind: 'elicit' | 'sample', payload: Record<string, 
   });
 }
 
-function contextFor(callId: string, reload: { cause?: ReloadCause }): MainThreadContext {
+/** A call's context; `cancellable` false for work no call owns (a cancel of a call must not stop it). */
+function contextFor(callId: string, reload: { cause?: ReloadCause }, cancellable = true): MainThreadContext {
   const context: MainThreadContext = {
     callId,
     project,
@@ -86,7 +88,7 @@ function contextFor(callId: string, reload: { cause?: ReloadCause }): MainThread
     console,
     settings,
     builtInNames,
-    cancelled: () => Atomics.load(flags, CANCEL_FLAG) === 1,
+    cancelled: () => cancellable && Atomics.load(flags, CANCEL_FLAG) === 1,
     block(ms, onSlice) {
       // A synchronous block, as Unity's main thread during BuildPipeline.BuildPlayer: this
       // thread handles no messages until it returns. Only shared memory can interrupt it.
@@ -165,6 +167,10 @@ function answerRequest(id: number, produce: () => unknown): void {
 
 port.on('message', (message: ToMainThread) => {
   switch (message.type) {
+    case 'host-started':
+      // No call owns it: nothing hears its progress, and no call's cancel stops it.
+      void finishInterruptedRun(contextFor('', {}, false));
+      break;
     case 'call':
       void runCall(message.callId, message.tool, message.args);
       break;

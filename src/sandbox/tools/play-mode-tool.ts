@@ -1,5 +1,6 @@
 /**
- * play_mode: enters or exits play mode (entering reloads the code domain, as in Unity), and
+ * play_mode: enters or exits play mode (entering reloads the code domain, as in Unity, unless
+ * the project's Enter Play Mode Options turn that off: enter-play-mode-options.ts), and
  * while playing pauses, resumes or steps one frame (EditorApplication.isPaused and Step).
  * The sandbox's game runs at 60 frames a second while playing and not paused; its frame
  * count and pause live in Library/Tether/play-pause.json, so they survive the domain reload
@@ -14,6 +15,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { TetherError } from '../../protocol/index.js';
+import { reloadsOnEnteringPlayMode } from '../enter-play-mode-options.js';
 import type { Project } from '../project.js';
 import { refuseWhileScriptsFail } from './script-compilation.js';
 import { defineTool, type MainThreadContext } from './tool.js';
@@ -51,8 +53,9 @@ export function setPlayMode(context: MainThreadContext, action: 'enter' | 'exit'
     context.playing = true;
     context.project.writeJson(clockPath(context.project), { paused: false, frame: 0, since: Date.now() } satisfies PlayClock);
     context.console.write('log', 'Entering play mode');
-    context.requestReload('play');
-    return { playing: true, changed: true, domainReload: true };
+    const reloads = reloadsOnEnteringPlayMode(context.project);
+    if (reloads) context.requestReload('play');
+    return { playing: true, changed: true, domainReload: reloads };
   }
   if (!context.playing) return { playing: false, changed: false };
   context.playing = false;
@@ -117,7 +120,7 @@ export const playModeTool = defineTool({
   name: 'play_mode',
   title: 'Enter or exit play mode',
   description:
-    'Enters or exits play mode. Entering reloads the code domain, as in Unity. While playing, "pause" and "resume" pause and resume the game and "step" plays one frame and stays paused (the toolbar\'s Pause and Step). Each action answers once the editor has done it.',
+    'Enters or exits play mode. Entering reloads the code domain, as in Unity, unless the project\'s Enter Play Mode Options turn domain reload off. While playing, "pause" and "resume" pause and resume the game and "step" plays one frame and stays paused (the toolbar\'s Pause and Step). Each action answers once the editor has done it.',
   input: z.object({ action: z.enum(['enter', 'exit', 'pause', 'resume', 'step']) }),
   output: z.object({
     playing: z.boolean(),

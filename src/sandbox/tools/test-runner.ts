@@ -6,14 +6,20 @@
  * Library/TestResults/latest.json, as the Unity package writes it. Refused while the scripts do
  * not compile, as the Unity package refuses it (see script-compilation.ts).
  *
- * Unlike Unity, a PlayMode run answers with its results: Unity's enters play mode, whose domain
- * reload the call cannot outlive, so it answers as the run starts (finished: false). Modelling
- * that needs the run to go on in the sandbox's next domain, which only its main thread's start
- * (main-thread.ts) could do.
+ * A PlayMode run enters play mode, which reloads the code domain unless the project's Enter Play
+ * Mode Options turn that off (enter-play-mode-options.ts). The call cannot outlive the reload,
+ * so, as the Unity package's RunTestsTool does, it answers as the run starts (finished: false),
+ * and the run goes on in the next domain of the same editor process (main-thread.ts calls
+ * finishInterruptedRun), as the Test Runner's does in Unity: its results land in latest.json,
+ * then the editor leaves play mode. A restarted editor does not go on with it, as Unity does not.
+ * Without the reload, or already playing, the call follows the run and answers with its results.
  */
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { TetherError } from '../../protocol/index.js';
+import { reloadsOnEnteringPlayMode } from '../enter-play-mode-options.js';
+import { setPlayMode } from './play-mode-tool.js';
 import { refuseWhileScriptsFail } from './script-compilation.js';
 import { invalidArgument } from './tool-errors.js';
 import type { MainThreadContext } from './tool.js';
@@ -110,12 +116,62 @@ function projectTests(context: MainThreadContext): TestCase[] {
 /** The Unity package's RunTestsTool refusal while EditorUtility.scriptCompilationFailed, word for word. */
 const TESTS_REFUSED = 'Unity cannot run tests while scripts have compile errors. Fix them (read_console lists them), run compile_scripts, then try again.';
 
+/** The Unity package's RunTestsTool note for a PlayMode run that reloads the domain, word for word. */
+const ACROSS_RELOAD_NOTE = `PlayMode tests enter play mode, which reloads the code domain: this call ends as the run starts. Read ${RESULTS_PATH} once the editor is back in edit mode (host state "ready"), or turn domain reload off in Enter Play Mode Options to be answered with the results.`;
+
+/** The Unity package's refusal of a run while the one it started goes on, word for word. */
+const STILL_RUNNING = 'A test run started by Tether is still going. Wait for it, then run tests again.';
+
+/** A PlayMode run the reload of entering play mode interrupted, for the next domain of the editor process that started it. */
+interface InterruptedRun {
+  pid: number;
+  selection: TestSelection;
+}
+
+const interruptedRunPath = (context: MainThreadContext): string => join(context.project.library, 'Tether', 'test-run.json');
+
+/** Whether this domain is finishing a run an earlier one started (a new run waits for it, as in Unity). */
+let finishing = false;
+
 export async function runTests(context: MainThreadContext, selection: TestSelection): Promise<z.infer<typeof testRunSummary>> {
   // In RunTestsTool's order: a bad pattern is refused first, then a run while the scripts do
-  // not compile (the test assemblies would not load), before the tests are listed.
+  // not compile (the test assemblies would not load), then one while Tether's last goes on.
   const selects = selector(selection);
   refuseWhileScriptsFail(context, TESTS_REFUSED, { tool: 'run_tests' });
+  if (finishing) throw new TetherError('TOOL_FAILED', STILL_RUNNING, { tool: 'run_tests' });
   const all = projectTests(context);
+  if (selection.mode === 'PlayMode' && !context.playing && reloadsOnEnteringPlayMode(context.project)) {
+    context.project.writeJson(interruptedRunPath(context), { pid: process.pid, selection } satisfies InterruptedRun);
+    setPlayMode(context, 'enter');
+    return { ...summaryOf(selection.mode, [], 0), finished: false, domainReload: true, note: ACROSS_RELOAD_NOTE };
+  }
+  return runSelected(context, selection, all, selects);
+}
+
+/**
+ * In a new domain: finishes the PlayMode run the last one started as it entered play mode, if
+ * this editor process started one, then leaves play mode (as the Test Runner does) and says the
+ * editor is ready. Nothing hears its progress: the call that started it has been answered.
+ */
+export async function finishInterruptedRun(context: MainThreadContext): Promise<void> {
+  const path = interruptedRunPath(context);
+  const run = context.project.readJson<InterruptedRun | null>(path, null);
+  if (run === null) return;
+  rmSync(path, { force: true });
+  if (run.pid !== process.pid) return;
+  finishing = true;
+  try {
+    await runSelected(context, run.selection, projectTests(context), selector(run.selection));
+  } catch (error) {
+    context.console.write('error', `The PlayMode test run did not finish: ${(error as Error).message}`);
+  } finally {
+    finishing = false;
+  }
+  setPlayMode(context, 'exit');
+  context.announce('ready');
+}
+
+async function runSelected(context: MainThreadContext, selection: TestSelection, all: TestCase[], selects: (test: TestCase) => boolean): Promise<z.infer<typeof testRunSummary>> {
   const tests = all.filter(selects);
   const results: Array<z.infer<typeof testResult>> = [];
   const started = Date.now();
@@ -130,21 +186,27 @@ export async function runTests(context: MainThreadContext, selection: TestSelect
     if (test.outcome === 'failed') context.console.write('error', `Test failed: ${test.name}${test.message ? `: ${test.message}` : ''}`, test.stackTrace);
   }
   context.progress({ progress: tests.length, total: tests.length, message: 'Tests finished' });
-  const count = (outcome: (typeof OUTCOMES)[number]): number => results.filter((r) => r.outcome === outcome).length;
   const inMode = all.filter((test) => test.mode === selection.mode).length;
   const summary = {
-    mode: selection.mode,
+    ...summaryOf(selection.mode, results, Date.now() - started),
+    ...(results.length === 0 ? { note: `No ${selection.mode} test matched the filter (the project has ${inMode}). Check the names, or call without a filter to run them all.` } : {}),
+  };
+  context.project.writeJson(join(context.project.root, RESULTS_PATH), summary);
+  return summary;
+}
+
+function summaryOf(mode: TestSelection['mode'], results: Array<z.infer<typeof testResult>>, durationMs: number): z.infer<typeof testRunSummary> {
+  const count = (outcome: (typeof OUTCOMES)[number]): number => results.filter((r) => r.outcome === outcome).length;
+  return {
+    mode,
     finished: true,
     total: results.length,
     passed: count('passed'),
     failed: count('failed'),
     skipped: count('skipped'),
     inconclusive: count('inconclusive'),
-    durationMs: Date.now() - started,
+    durationMs,
     results,
     resultsPath: RESULTS_PATH,
-    ...(results.length === 0 ? { note: `No ${selection.mode} test matched the filter (the project has ${inMode}). Check the names, or call without a filter to run them all.` } : {}),
   };
-  context.project.writeJson(join(context.project.root, RESULTS_PATH), summary);
-  return summary;
 }

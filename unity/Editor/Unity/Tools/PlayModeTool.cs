@@ -139,7 +139,7 @@ namespace Tether.Unity.Tools
         }
 
         /// <summary>Whether entering play mode reloads the domain (Unity's default, unless Enter Play Mode Options disable it).</summary>
-        private static bool ReloadsOnEnter() =>
+        internal static bool ReloadsOnEnter() =>
             !(EditorSettings.enterPlayModeOptionsEnabled && (EditorSettings.enterPlayModeOptions & EnterPlayModeOptions.DisableDomainReload) != 0);
     }
 

@@ -77,7 +77,7 @@ namespace Tether.Unity.Tools
             {
                 throw new TetherException(ErrorCodes.ToolFailed, "A test run started by Tether is still going. Wait for it, then run tests again.", new JObject { ["tool"] = "run_tests" });
             }
-            if (args.Mode == "PlayMode" && ReloadsOnEnter())
+            if (args.Mode == "PlayMode" && PlayModeTool.ReloadsOnEnter())
             {
                 tests.Start(selection);
                 return Task.FromResult<object>(new TestRunResult
@@ -113,11 +113,6 @@ namespace Tether.Unity.Tools
 
         private static TetherException Unavailable(string why) =>
             new TetherException(ErrorCodes.ToolFailed, "run_tests cannot run here: " + why + ".", new JObject { ["tool"] = "run_tests" });
-
-#if TETHER_TEST_FRAMEWORK
-        private static bool ReloadsOnEnter() =>
-            !(EditorSettings.enterPlayModeOptionsEnabled && (EditorSettings.enterPlayModeOptions & EnterPlayModeOptions.DisableDomainReload) != 0);
-#endif
     }
 
     /// <summary>Turns a run's events into the call's progress ("Running X", "Passed X (12 ms)") and result.</summary>

@@ -33,8 +33,6 @@ namespace Tether.Unity.Tests.Tools
         {
             // The project's tools are [TetherTool] methods in any Editor assembly, not Assets/Editor/Tools.
             ["compile_scripts"] = "Compiles the project scripts (including the project's [TetherTool] methods).",
-            // Unity's Enter Play Mode Options can turn the domain reload off.
-            ["play_mode"] = "Enters or exits play mode. Entering reloads the code domain, as in Unity, unless",
             // Unity renders through a camera, not a top-down map.
             ["screenshot"] = "Renders the scene view (the main camera when no Scene view is open)",
         };
