@@ -29,7 +29,12 @@ const project = new Project(settings.projectRoot);
 const scenes = openEditorScenes(project);
 const undo = loadUndoHistory();
 const console = new ConsoleLog(project);
-let playing = project.readJson<{ playing?: boolean }>(project.editorStatePath, {}).playing ?? false;
+/**
+ * Play mode outlives the domain reload entering it makes (a new main thread, same process), as
+ * Unity's does; a restarted editor starts in edit mode, as Unity does.
+ */
+const savedState = project.readJson<{ playing?: unknown; pid?: unknown } | null>(project.editorStatePath, null);
+let playing = savedState?.pid === process.pid && savedState.playing === true;
 /** Only with --conformance-fixtures: the official MCP conformance suite's fixtures. */
 const fixtures = settings.conformanceFixtures ? new ConformanceState() : undefined;
 
@@ -114,7 +119,7 @@ function contextFor(callId: string, reload: { cause?: ReloadCause }, cancellable
     },
     set playing(value: boolean) {
       playing = value;
-      project.writeJson(project.editorStatePath, { playing });
+      project.writeJson(project.editorStatePath, { playing, pid: process.pid });
     },
     runTool: async (name, args) => {
       const tool = tools.get(name);

@@ -47,6 +47,13 @@ export type NewSceneTemplate = 'empty' | 'default';
 /** What open_scene and create_scene do with loaded scenes that have unsaved changes when they close them. */
 export type UnsavedChanges = 'refuse' | 'save' | 'discard';
 
+/** INVALID_ARGUMENTS naming the scenes with unsaved changes a tool would not go past (`rest`: why, and what to do). */
+function unsavedChangesRefused(tool: string, dirty: Scene[], rest: string): TetherError {
+  const scenes = dirty.map((scene) => scene.path);
+  const problem = `unsaved changes in ${scenes.map((s) => `"${s}"`).join(', ')}`;
+  return new TetherError('INVALID_ARGUMENTS', `Invalid arguments for ${tool}: unsavedChanges: ${problem}${rest}`, { tool, field: 'unsavedChanges', problem, scenes });
+}
+
 export class SceneSet {
   private loaded: Scene[];
   private activeIndex: number;
@@ -237,18 +244,30 @@ export class SceneSet {
   private closeAll(unsaved: UnsavedChanges, tool: string): void {
     const dirty = this.loaded.filter((scene) => scene.isDirty);
     if (dirty.length > 0 && unsaved === 'refuse') {
-      const scenes = dirty.map((scene) => scene.path);
-      const problem = `unsaved changes in ${scenes.map((s) => `"${s}"`).join(', ')}`;
-      throw new TetherError(
-        'INVALID_ARGUMENTS',
-        `Invalid arguments for ${tool}: unsavedChanges: ${problem} would be lost. Save them first (save_scene), or call again with unsavedChanges "save" or "discard".`,
-        { tool, field: 'unsavedChanges', problem, scenes },
-      );
+      throw unsavedChangesRefused(tool, dirty, ' would be lost. Save them first (save_scene), or call again with unsavedChanges "save" or "discard".');
     }
     for (const scene of dirty) {
       if (unsaved === 'save') scene.saveAsset();
       else scene.discard();
     }
+  }
+
+  /**
+   * Before a test run, as the Unity package's TestRunRules.ScenesToSave: Unity's Test Runner
+   * would first ask in a modal dialog about loaded scenes with unsaved changes. "refuse" fails
+   * with INVALID_ARGUMENTS naming them, word for word; "save" saves them. (No sandbox scene is
+   * untitled, so none lacks a path to save to.)
+   */
+  saveBeforeTests(unsaved: 'refuse' | 'save'): void {
+    const dirty = this.loaded.filter((scene) => scene.isDirty);
+    if (dirty.length > 0 && unsaved === 'refuse') {
+      throw unsavedChangesRefused(
+        'run_tests',
+        dirty,
+        ': Unity\'s Test Runner would first ask in a dialog whether to save them, holding the editor until someone answers. Save them (save_scene), or call again with unsavedChanges "save".',
+      );
+    }
+    for (const scene of dirty) scene.saveAsset();
   }
 
   /** What undo snapshots: the loaded scenes' contents; restoring touches only scenes still loaded. */

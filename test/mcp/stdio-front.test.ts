@@ -171,7 +171,8 @@ describe('tether mcp over stdio', () => {
     expect(structured<{ closed: string }>(await call('close_prefab', { save: false })).closed).toBe(prefab);
 
     let progress = 0;
-    const tests = structured<{ total: number; passed: number }>(await call('run_tests', {}, { onprogress: () => progress++ }));
+    // The scene has unsaved edits, which Unity's Test Runner would ask about in a dialog: saved first.
+    const tests = structured<{ total: number; passed: number }>(await call('run_tests', { unsavedChanges: 'save' }, { onprogress: () => progress++ }));
     expect(tests).toMatchObject({ total: 6, passed: 6 });
     expect(progress).toBeGreaterThanOrEqual(6);
 

@@ -1,5 +1,9 @@
 /**
- * run_tests in PlayMode, as the Unity package runs it (RunTestsTool). Entering play mode
+ * run_tests in PlayMode, as the Unity package runs it (RunTestsTool), and what it refuses before
+ * a run (TestRunRules): Unity's Test Runner first saves the loaded scenes, asking in a modal
+ * dialog when one has unsaved changes (which would hold the editor), and cannot do that in play
+ * mode. So a run is refused in play mode, and past unsaved scenes unless the caller says to save
+ * them. Entering play mode
  * reloads the code domain, which the call cannot outlive: it answers as the run starts
  * (finished: false, Unity's note), the run goes on in the editor's next domain, writes
  * Library/TestResults/latest.json and leaves play mode; a new run waits for it. A restarted
@@ -11,7 +15,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeMcpSessions } from '../helpers/mcp-client.js';
-import { TetherProcess, cleanupProcesses, startSandbox } from '../helpers/processes.js';
+import { SAMPLE_SCENE, TetherProcess, cleanupProcesses, savedSceneText, startSandbox } from '../helpers/processes.js';
 import { callOk } from '../helpers/tool-call.js';
 import { startToolSandbox, type ToolSession } from '../helpers/tool-session.js';
 
@@ -24,6 +28,11 @@ const RESULTS = 'Library/TestResults/latest.json';
 /** The Unity package's RunTestsTool note, word for word. */
 const NOTE = `PlayMode tests enter play mode, which reloads the code domain: this call ends as the run starts. Read ${RESULTS} once the editor is back in edit mode (host state "ready"), or turn domain reload off in Enter Play Mode Options to be answered with the results.`;
 const STILL_RUNNING = 'A test run started by Tether is still going. Wait for it, then run tests again. [TOOL_FAILED]';
+/** The Unity package's TestRunRules refusals, word for word. */
+const PLAY_MODE_REFUSED =
+  'Unity cannot run tests in play mode: the Test Runner first saves the open scenes, which play mode does not allow. Exit play mode (play_mode "exit"), then run the tests again. [TOOL_FAILED]';
+const UNSAVED_REFUSED =
+  'Invalid arguments for run_tests: unsavedChanges: unsaved changes in "Assets/Scenes/SampleScene.unity": Unity\'s Test Runner would first ask in a dialog whether to save them, holding the editor until someone answers. Save them (save_scene), or call again with unsavedChanges "save". [INVALID_ARGUMENTS]';
 
 /** The sample project's PlayMode tests, as a finished run reports them. */
 const PLAY_MODE_RESULTS = {
@@ -85,7 +94,7 @@ describe('run_tests in PlayMode', () => {
     expect(await mcp.ok('run_tests', { testNames: ['Player.MovesForward'] })).toMatchObject({ mode: 'EditMode', finished: true, passed: 1 });
   });
 
-  it('is not gone on with by a restarted editor, as Unity does not', async () => {
+  it('is not gone on with by a restarted editor, which starts in edit mode, as Unity does', async () => {
     const { workspace, sandbox } = await startToolSandbox({ args: ['--reload-ms', '10000', '--test-ms', '1000'], mcp: false });
     const interrupted = join(workspace.project, 'Library', 'Tether', 'test-run.json');
     // The call waits out the reload for its answer; the editor dies during it.
@@ -95,6 +104,8 @@ describe('run_tests in PlayMode', () => {
 
     await startSandbox(workspace, ['--test-ms', '1000']);
     await expect.poll(() => existsSync(interrupted), { timeout: 10_000 }).toBe(false);
+    // A restarted Unity starts in edit mode, whatever the one before was in.
+    expect(await callOk(workspace, 'get_editor_state')).toMatchObject({ playing: false });
     // Had the new editor gone on with the run (three seconds of it), this one would be refused.
     expect(await callOk(workspace, 'run_tests', { testNames: ['Player.MovesForward'] })).toMatchObject({ mode: 'EditMode', finished: true, passed: 1 });
     expect(latestResults(workspace.project)?.mode).toBe('EditMode');
@@ -113,5 +124,24 @@ describe('run_tests in PlayMode', () => {
     expect(latestResults(workspace.project)).toMatchObject(PLAY_MODE_RESULTS);
     // One domain throughout: neither reloaded it (a reload starts before its call's answer).
     expect(sandbox.lines.filter((line) => line.includes('"event":"ready"'))).toHaveLength(1);
+  });
+
+  it('is refused in play mode, and past unsaved scenes unless told to save them, before anything runs', async () => {
+    const { workspace, mcp } = await startToolSandbox({ args: ['--reload-ms', '50'] });
+    await mcp.ok('play_mode', { action: 'enter' });
+    for (const mode of ['EditMode', 'PlayMode']) expect(await mcp.fails('run_tests', { mode }, 'TOOL_FAILED'), mode).toBe(PLAY_MODE_REFUSED);
+    await mcp.ok('play_mode', { action: 'exit' });
+
+    await mcp.ok('create_gameobject', { name: 'Unsaved' });
+    for (const mode of ['EditMode', 'PlayMode']) expect(await mcp.fails('run_tests', { mode }, 'INVALID_ARGUMENTS'), mode).toBe(UNSAVED_REFUSED);
+    const refused = await mcp.client.callTool({ name: 'run_tests', arguments: {} });
+    expect(refused._meta?.['tether/error']).toMatchObject({ data: { tool: 'run_tests', field: 'unsavedChanges', scenes: [SAMPLE_SCENE] } });
+    expect(latestResults(workspace.project)).toBeUndefined();
+    expect(savedSceneText(workspace)).not.toContain('Unsaved');
+
+    // Told to save, it saves the scene first, then runs.
+    expect(await mcp.ok('run_tests', { unsavedChanges: 'save' })).toMatchObject({ mode: 'EditMode', finished: true, total: 6 });
+    expect(savedSceneText(workspace)).toContain('Unsaved');
+    expect(await mcp.ok('get_active_scene')).toMatchObject({ active: { path: SAMPLE_SCENE, isDirty: false } });
   });
 });

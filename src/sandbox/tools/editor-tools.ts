@@ -10,7 +10,7 @@ import { compileOutcome, compileScripts, compiledAnswer } from './compile-script
 import { packageTools } from './package-tools.js';
 import { playModeTool } from './play-mode-tool.js';
 import { scriptTools } from './script-tools.js';
-import { TEST_MODES, runTests, testFilter, testRunSummary } from './test-runner.js';
+import { TEST_MODES, UNSAVED_BEFORE_TESTS, runTests, testFilter, testRunSummary } from './test-runner.js';
 import { defineTool } from './tool.js';
 
 // The menu items build and compile as these tools do.
@@ -64,11 +64,12 @@ export const editorTools = [
     input: z.object({
       mode: z.enum(TEST_MODES).default('EditMode'),
       ...testFilter,
+      unsavedChanges: z.enum(['refuse', 'save']).default('refuse').describe(UNSAVED_BEFORE_TESTS),
     }),
     output: testRunSummary,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
     execution: { longRunning: true },
-    run: async (selection, context) => runTests(context, selection),
+    run: async ({ unsavedChanges, ...selection }, context) => runTests(context, selection, unsavedChanges),
   }),
 
   ...packageTools,

@@ -12,7 +12,7 @@
  * and the run goes on in the next domain of the same editor process (main-thread.ts calls
  * finishInterruptedRun), as the Test Runner's does in Unity: its results land in latest.json,
  * then the editor leaves play mode. A restarted editor does not go on with it, as Unity does not.
- * Without the reload, or already playing, the call follows the run and answers with its results.
+ * Without the reload, the call follows the run and answers with its results.
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -122,6 +122,14 @@ const ACROSS_RELOAD_NOTE = `PlayMode tests enter play mode, which reloads the co
 /** The Unity package's refusal of a run while the one it started goes on, word for word. */
 const STILL_RUNNING = 'A test run started by Tether is still going. Wait for it, then run tests again.';
 
+/** The Unity package's TestRunRules.PlayModeRefusal, word for word. */
+const PLAY_MODE_REFUSED =
+  'Unity cannot run tests in play mode: the Test Runner first saves the open scenes, which play mode does not allow. Exit play mode (play_mode "exit"), then run the tests again.';
+
+/** The Unity package's TestRunRules.UnsavedDescription. */
+export const UNSAVED_BEFORE_TESTS =
+  "Loaded scenes with unsaved changes, which Unity's Test Runner would ask about in a dialog before the run: refuse (the call fails, naming them) or save them first.";
+
 /** A PlayMode run the reload of entering play mode interrupted, for the next domain of the editor process that started it. */
 interface InterruptedRun {
   pid: number;
@@ -133,14 +141,18 @@ const interruptedRunPath = (context: MainThreadContext): string => join(context.
 /** Whether this domain is finishing a run an earlier one started (a new run waits for it, as in Unity). */
 let finishing = false;
 
-export async function runTests(context: MainThreadContext, selection: TestSelection): Promise<z.infer<typeof testRunSummary>> {
+export async function runTests(context: MainThreadContext, selection: TestSelection, unsavedChanges: 'refuse' | 'save' = 'refuse'): Promise<z.infer<typeof testRunSummary>> {
   // In RunTestsTool's order: a bad pattern is refused first, then a run while the scripts do
-  // not compile (the test assemblies would not load), then one while Tether's last goes on.
+  // not compile (the test assemblies would not load), one while Tether's last goes on, one in
+  // play mode, and one past unsaved scenes (TestRunRules: the Test Runner would ask about them
+  // in a dialog that holds the editor).
   const selects = selector(selection);
   refuseWhileScriptsFail(context, TESTS_REFUSED, { tool: 'run_tests' });
   if (finishing) throw new TetherError('TOOL_FAILED', STILL_RUNNING, { tool: 'run_tests' });
+  if (context.playing) throw new TetherError('TOOL_FAILED', PLAY_MODE_REFUSED, { tool: 'run_tests' });
+  context.scenes.saveBeforeTests(unsavedChanges);
   const all = projectTests(context);
-  if (selection.mode === 'PlayMode' && !context.playing && reloadsOnEnteringPlayMode(context.project)) {
+  if (selection.mode === 'PlayMode' && reloadsOnEnteringPlayMode(context.project)) {
     context.project.writeJson(interruptedRunPath(context), { pid: process.pid, selection } satisfies InterruptedRun);
     setPlayMode(context, 'enter');
     return { ...summaryOf(selection.mode, [], 0), finished: false, domainReload: true, note: ACROSS_RELOAD_NOTE };

@@ -10,5 +10,8 @@ namespace Tether.Unity.Testing
         void TestFinished(TestCaseResult result);
 
         void RunFinished(TestRunSummary summary);
+
+        /// <summary>The run failed before it could finish (IErrorCallbacks.OnError: a build error, an IPrebuildSetup's failure): no RunFinished follows.</summary>
+        void RunFailed(string message);
     }
 }

@@ -18,7 +18,7 @@ namespace Tether.Unity.Testing
     /// window's) is written to Library/TestResults/latest.json; the run_tests call under way,
     /// if any, hears of each test and of the end.
     /// </summary>
-    internal sealed class TestRunEvents : ICallbacks, IDisposable
+    internal sealed class TestRunEvents : IErrorCallbacks, IDisposable
     {
         /// <summary>Where the mode of the run Tether started is kept across the reload a PlayMode run makes.</summary>
         private const string ModeKey = "Tether.TestRunMode";
@@ -82,6 +82,16 @@ namespace Tether.Unity.Testing
             var listener = Listener;
             Listener = null;
             listener?.RunFinished(summary);
+        }
+
+        /// <summary>A run that failed before it could finish ends the call waiting for it, which RunFinished never will.</summary>
+        public void OnError(string message)
+        {
+            _session.SetString(ModeKey, "");
+            _log.Warning("The Test Runner could not run the tests: " + message);
+            var listener = Listener;
+            Listener = null;
+            listener?.RunFailed(message);
         }
 
         private void Write(TestRunSummary summary)

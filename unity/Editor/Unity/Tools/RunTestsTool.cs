@@ -5,8 +5,10 @@ using Tether.Core.Protocol;
 using Tether.Core.Tools;
 using Tether.Unity.Testing;
 #if TETHER_TEST_FRAMEWORK
+using System.Linq;
 using Tether.Unity.Dispatch;
 using UnityEditor;
+using UnityEditor.SceneManagement;
 #endif
 
 namespace Tether.Unity.Tools
@@ -31,6 +33,9 @@ namespace Tether.Unity.Tools
         [ToolArg("Only tests in one of these assemblies (names without \".dll\").")]
         public List<string> AssemblyNames;
 
+        [ToolArg(TestRunRules.UnsavedDescription, Enum = new[] { "refuse", "save" })]
+        public string UnsavedChanges = "refuse";
+
         internal TestSelection Selection() => new TestSelection
         {
             Mode = Mode,
@@ -50,7 +55,9 @@ namespace Tether.Unity.Tools
     /// mode cannot be followed by this call (its Task lives in the old domain): the call then
     /// answers as the run starts (finished: false), and the results land in latest.json when it
     /// finishes. Cancelling the call ends it at once; the Test Framework this Unity ships (1.1)
-    /// cannot stop a run, so Unity finishes the tests.
+    /// cannot stop a run, so Unity finishes the tests. Refused in play mode and past unsaved
+    /// scenes (TestRunRules: the framework would ask about them in a modal dialog); a run that
+    /// fails before it finishes (IErrorCallbacks.OnError) fails the call.
     /// </summary>
     public static class RunTestsTool
     {
@@ -77,6 +84,8 @@ namespace Tether.Unity.Tools
             {
                 throw new TetherException(ErrorCodes.ToolFailed, "A test run started by Tether is still going. Wait for it, then run tests again.", new JObject { ["tool"] = "run_tests" });
             }
+            TestRunRules.RequireEditMode(EditorApplication.isPlaying);
+            SaveScenes(TestRunRules.ScenesToSave(args.UnsavedChanges, SceneFileTools.Loaded().Select(scene => (scene.path, scene.name, scene.isDirty))));
             if (args.Mode == "PlayMode" && PlayModeTool.ReloadsOnEnter())
             {
                 tests.Start(selection);
@@ -102,6 +111,7 @@ namespace Tether.Unity.Tools
                 },
                 stoppable: true);
             listener.Finished = summary => wait.Complete(summary.ToResult());
+            listener.Failed = message => wait.Fail(new TetherException(ErrorCodes.ToolFailed, "The Test Runner could not run the tests: " + message, new JObject { ["tool"] = "run_tests" }));
             tests.Listener = listener;
             context.Progress(null, null, "Starting " + args.Mode + " tests");
             tests.Start(selection);
@@ -110,6 +120,20 @@ namespace Tether.Unity.Tools
             throw Unavailable("the Test Framework package (com.unity.test-framework) is not in this project; add it with add_package (\"com.unity.test-framework\")");
 #endif
         }
+
+#if TETHER_TEST_FRAMEWORK
+        /// <summary>Saves the scenes the caller said to save, so that the Test Runner has nothing to ask about.</summary>
+        private static void SaveScenes(IReadOnlyList<string> paths)
+        {
+            foreach (var scene in SceneFileTools.Loaded().Where(scene => paths.Contains(scene.path)).ToList())
+            {
+                if (!EditorSceneManager.SaveScene(scene))
+                {
+                    throw new TetherException(ErrorCodes.ToolFailed, "Unity could not save the scene \"" + scene.path + "\" before the test run (the console may say why); no test ran.", new JObject { ["tool"] = "run_tests", ["path"] = scene.path });
+                }
+            }
+        }
+#endif
 
         private static TetherException Unavailable(string why) =>
             new TetherException(ErrorCodes.ToolFailed, "run_tests cannot run here: " + why + ".", new JObject { ["tool"] = "run_tests" });
@@ -130,6 +154,8 @@ namespace Tether.Unity.Tools
 
         public System.Action<TestRunSummary> Finished { get; set; }
 
+        public System.Action<string> Failed { get; set; }
+
         private double? Total => _total > 0 ? _total : (double?)null;
 
         public void RunStarted(int testCount) => _total = testCount;
@@ -147,5 +173,7 @@ namespace Tether.Unity.Tools
             _context.Progress(summary.Results.Count, summary.Results.Count, "Tests finished");
             Finished?.Invoke(summary);
         }
+
+        public void RunFailed(string message) => Failed?.Invoke(message);
     }
 }

@@ -245,7 +245,8 @@ namespace Tether.Unity.Tools
             return new SaveSceneResult { Saved = Describe(saved) };
         }
 
-        private static IEnumerable<Scene> Loaded()
+        /// <summary>The loaded scenes, in hierarchy order.</summary>
+        internal static IEnumerable<Scene> Loaded()
         {
             var count = SceneManager.sceneCount;
             for (var i = 0; i < count; i++) yield return SceneManager.GetSceneAt(i);

@@ -43,6 +43,12 @@ namespace UnityEditor.TestTools.TestRunner.Api
         void TestFinished(ITestResultAdaptor result);
     }
 
+    // https://docs.unity3d.com/Packages/com.unity.test-framework@1.1/api/UnityEditor.TestTools.TestRunner.Api.IErrorCallbacks.html
+    public interface IErrorCallbacks : ICallbacks
+    {
+        void OnError(string message);
+    }
+
     // https://docs.unity3d.com/Packages/com.unity.test-framework@1.1/api/UnityEditor.TestTools.TestRunner.Api.ITestAdaptor.html
     public interface ITestAdaptor
     {
