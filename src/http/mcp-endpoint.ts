@@ -16,7 +16,20 @@ import { sessionGone, type EndedSessions } from './ended-sessions.js';
 import type { FrontPool } from './front-pool.js';
 import { HttpSession, SessionWakeError, type HttpSessionDeps, type PoolName } from './http-session.js';
 import { refuseFullPool, refuseOverShare, refuseSessionless, sendJsonRpcError, sendRegisteredError } from './mcp-replies.js';
-import { PROTOCOL_VERSION_HEADER, SESSION_METHODS, callsIn, clientOf, header, isHandshakeOnly, isInitialize, needsSession, projectOf, readJson, type ClientIdentity } from './mcp-requests.js';
+import {
+  PROTOCOL_VERSION_HEADER,
+  SESSION_METHODS,
+  callsIn,
+  clientOf,
+  header,
+  isHandshakeOnly,
+  isInitialize,
+  isInitializeNotification,
+  needsSession,
+  projectOf,
+  readJson,
+  type ClientIdentity,
+} from './mcp-requests.js';
 import type { MemoryReclaimer } from './memory-reclaimer.js';
 import { PoolFullError, type SessionRegistry } from './session-registry.js';
 import { webRequestListener } from './web-adapter.js';
@@ -113,6 +126,9 @@ export class McpEndpoint {
     }
     const sessionId = header(req, 'mcp-session-id');
     if (sessionId) return this.inSession(sessionId, req, res, body);
+    if (isInitializeNotification(body)) {
+      return sendJsonRpcError(res, 400, -32600, 'Invalid Request: "initialize" is a request: give it an "id". Its answer carries the new session\'s Mcp-Session-Id header.');
+    }
     if (isInitialize(body)) return this.newSession(req, res, body);
     // A GET stream or a DELETE names a session by definition: without its id, 405 "method not allowed" would mislead.
     if (SESSION_METHODS.has(req.method ?? '') && needsSession(req, body)) return refuseSessionless(res, header(req, PROTOCOL_VERSION_HEADER));

@@ -98,8 +98,14 @@ export function isHandshakeOnly(req: IncomingMessage, body: unknown): boolean {
   return req.method === 'POST' && messagesIn(body).every((message) => HANDSHAKE.has(methodOf(message) as string));
 }
 
+/** An initialize request: with an id, so that its answer can carry the new session's id. */
 export function isInitialize(body: unknown): boolean {
-  return messagesIn(body).some((message) => methodOf(message) === 'initialize');
+  return messagesIn(body).some((message) => methodOf(message) === 'initialize' && isObject(message) && 'id' in message);
+}
+
+/** An initialize sent as a notification (no id): nothing answers it, so it may open no session. */
+export function isInitializeNotification(body: unknown): boolean {
+  return messagesIn(body).some((message) => methodOf(message) === 'initialize' && !(isObject(message) && 'id' in message));
 }
 
 export function callsIn(body: unknown): number {

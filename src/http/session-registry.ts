@@ -59,15 +59,16 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
    * capacity until a later put: evicting a session mid-call or mid-conversation is worse than
    * a few extra sessions, up to the pool's ceiling: a session that would take the pool past
    * it is refused (PoolFullError, nothing registered or replaced) unless an evictable session
-   * makes room. Returns the ids evicted. Throws after close(). With `trim: false`, a pool over
-   * its capacity (below its ceiling) is left so until `trimFor(id)`: for a session that may yet be
-   * refused, which must not have evicted anyone for nothing. `source` says who opened it (see
-   * the header); a session put again keeps its proof.
+   * makes room. Returns the ids evicted. Throws after close(). With `trim: false`, nobody is
+   * evicted until `trimFor(id)`, even at the ceiling: for a session that may yet be refused,
+   * which must not have evicted anyone for nothing. It is admitted only if room could be made
+   * (else PoolFullError as above), and until trimFor the pool may hold one past its ceiling.
+   * `source` says who opened it (see the header); a session put again keeps its proof.
    */
   put(id: string, pool: P, session: S, { trim = true, source = '' } = {}): string[] {
     if (this.closed) throw new Error('SessionRegistry is closed');
     const target = this.pool(pool);
-    const evicted = this.makeRoom(pool, target, this.byId.get(id), source);
+    const evicted = this.makeRoom(pool, target, this.byId.get(id), source, trim);
     // A loop, not an if: an onEnd that re-registers the id must not leave an orphan behind.
     let existing = this.byId.get(id);
     while (existing !== undefined && existing.session !== session) {
@@ -246,11 +247,19 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
 
   /**
    * Before a session enters a pool at its ceiling (one already in it, being put again or
-   * replaced, keeps its place): evicts what may be evicted, or throws PoolFullError.
+   * replaced, keeps its place): evicts what may be evicted (only checks that it could, when not
+   * `evict`), or throws PoolFullError.
    */
-  private makeRoom(name: P, pool: Pool<S, P>, existing: Entry<S, P> | undefined, source: string): string[] {
+  private makeRoom(name: P, pool: Pool<S, P>, existing: Entry<S, P> | undefined, source: string, evict: boolean): string[] {
     const limit = pool.options.ceiling - 1 + (existing?.pool === name ? 1 : 0);
-    const evicted = this.evictDownTo(pool, limit, existing, source, existing?.pool === name && existing.source === source ? 0 : 1);
+    const arriving = existing?.pool === name && existing.source === source ? 0 : 1;
+    if (!evict) {
+      if (pool.entries.size > limit && victim(pool, this.now(), existing, source, (pool.held.get(source) ?? 0) + arriving) === undefined) {
+        throw new PoolFullError(name, pool.options.ceiling, nextEvictableInMs(pool, this.now()));
+      }
+      return [];
+    }
+    const evicted = this.evictDownTo(pool, limit, existing, source, arriving);
     if (pool.entries.size > limit) throw new PoolFullError(name, pool.options.ceiling, nextEvictableInMs(pool, this.now()));
     return evicted;
   }

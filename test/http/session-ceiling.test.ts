@@ -5,11 +5,17 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanupProcesses, createWorkspace } from '../helpers/processes.js';
-import { openRawSession, startServe } from '../helpers/serve.js';
+import { openRawSession, startServe, type Served } from '../helpers/serve.js';
 
 afterEach(async () => {
   await cleanupProcesses();
 });
+
+/** The sessions part of /healthz: pool sizes and evictions. */
+async function sessionsOf(served: Served): Promise<unknown> {
+  const health = await fetch(served.url.replace('/mcp', '/healthz'), { headers: { authorization: `Bearer ${served.token}` } });
+  return ((await health.json()) as { sessions: unknown }).sessions;
+}
 
 describe('a session pool at its ceiling', () => {
   it('refuses initialize with a 503 and a typed, actionable error, and keeps the sessions it has', async () => {
@@ -55,7 +61,7 @@ describe('a session pool at its ceiling', () => {
       const unacceptable = await initialize({ protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'json-only', version: '1' } }, 'application/json');
       expect(unacceptable.status).toBe(406);
     }
-    const health = async () => ((await (await fetch(served.url.replace('/mcp', '/healthz'), { headers: { authorization: `Bearer ${served.token}` } })).json()) as { sessions: unknown }).sessions;
+    const health = () => sessionsOf(served);
     await expect.poll(health).toMatchObject({ interactive: { size: 2 }, evictions: 0 });
     for (const headers of sessions) {
       const listed = await fetch(served.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 'list', method: 'tools/list' }) });
@@ -65,5 +71,48 @@ describe('a session pool at its ceiling', () => {
     // A client the SDK takes makes room as before: the least recently used goes.
     await openRawSession(served);
     expect(await health()).toMatchObject({ interactive: { size: 2 }, evictions: 1 });
+  });
+
+  it('evicts nobody at its ceiling for an initialize the SDK refuses, and still makes room for one it takes', async () => {
+    // Capacity 1, ceiling 2; used sessions are kept for 300 ms, then may be evicted.
+    const served = await startServe(createWorkspace(), ['--interactive-sessions', '1', '--session-recency-floor-ms', '300']);
+    const sessions = [await openRawSession(served), await openRawSession(served)];
+    const health = () => sessionsOf(served);
+    expect(await health()).toMatchObject({ interactive: { size: 2 }, evictions: 0 });
+    // Past the floor both may be evicted: the pool sits at its ceiling, and a newcomer would make room.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const unacceptable = await fetch(served.url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${served.token}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'json-only', version: '1' } } }),
+    });
+    expect(unacceptable.status).toBe(406);
+    await unacceptable.text();
+    expect(await health()).toMatchObject({ interactive: { size: 2 }, evictions: 0 });
+    for (const headers of sessions) {
+      const listed = await fetch(served.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 'list', method: 'tools/list' }) });
+      expect(listed.status).toBe(200);
+      await listed.text();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const taken = await openRawSession(served);
+    expect(await health()).toMatchObject({ interactive: { size: 1 }, evictions: 2 });
+    const listed = await fetch(served.url, { method: 'POST', headers: taken, body: JSON.stringify({ jsonrpc: '2.0', id: 'list', method: 'tools/list' }) });
+    expect(listed.status).toBe(200);
+    await listed.text();
+  });
+
+  it('opens no session for an initialize sent as a notification: nothing could answer it with the id', async () => {
+    const served = await startServe(createWorkspace(), ['--interactive-sessions', '1']);
+    const notification = await fetch(served.url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${served.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'no-id', version: '1' } } }),
+    });
+    expect(notification.status).toBe(400);
+    expect(notification.headers.get('mcp-session-id')).toBeNull();
+    expect(((await notification.json()) as { error: { code: number; message: string } }).error).toMatchObject({ code: -32600, message: expect.stringContaining('give it an "id"') });
+    const health = () => sessionsOf(served);
+    expect(await health()).toMatchObject({ interactive: { size: 0 } });
   });
 });
