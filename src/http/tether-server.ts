@@ -96,8 +96,8 @@ export class TetherServer {
   /** What serve.json said before this server wrote it: another server of this home, still running. */
   private replacedState: ServeState | undefined;
   private closing: Promise<void> | undefined;
-  /** Responses to POSTs not yet ended: at shutdown, the answers to calls still go out on them. */
-  private readonly openPosts = new Set<ServerResponse>();
+  /** Streams that may carry an answer, not yet ended (POSTs, resumed GETs): at shutdown, the answers to calls still go out on them. */
+  private readonly openAnswers = new Set<ServerResponse>();
   /** Connections that have not brought a request that passed the token check. */
   private readonly pendingConnections: PendingConnections;
   private readonly shed = { timeout: 0, cap: 0, loggedAt: Number.NEGATIVE_INFINITY };
@@ -248,9 +248,9 @@ export class TetherServer {
       const stopped = new Promise<void>((resolve) => this.http.close(() => resolve()));
       try {
         await this.fronts.close({ reason: 'tether serve is shutting down.', cancelWithinMs: CANCEL_WITHIN_MS, settleMs: CALL_SETTLE_MS });
-        // The answers just given still have to be written: each POST's response ends once it is.
+        // The answers just given still have to be written: each answering stream ends once it is.
         // (The grace timer is unreferenced, so it outlives nothing: the sockets waited on keep the process up.)
-        const answered = [...this.openPosts].map((res) => new Promise((resolve) => res.once('close', resolve)));
+        const answered = [...this.openAnswers].map((res) => new Promise((resolve) => res.once('close', resolve)));
         await Promise.race([Promise.all(answered), delay(ANSWER_GRACE_MS, undefined, { ref: false })]);
       } finally {
         this.http.closeAllConnections();
@@ -273,9 +273,11 @@ export class TetherServer {
   }
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method === 'POST') {
-      this.openPosts.add(res);
-      res.once('close', () => this.openPosts.delete(res));
+    // Where answers go: each POST's own stream, and a stream a client resumed (Last-Event-ID)
+    // after losing a POST's, which carries that call's answer instead.
+    if (req.method === 'POST' || (req.method === 'GET' && req.headers['last-event-id'] !== undefined)) {
+      this.openAnswers.add(res);
+      res.once('close', () => this.openAnswers.delete(res));
     }
     try {
       const preflight = isPreflight(req);

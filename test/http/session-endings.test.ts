@@ -142,6 +142,40 @@ describe('a server shutting down with a call in flight', () => {
     expect(buildLog(workspace)).toEqual([expect.objectContaining({ status: 'cancelled' })]);
   });
 
+  it('answers a call whose client resumed its stream (Last-Event-ID) there too, before the connection closes', async () => {
+    const workspace = createWorkspace();
+    await startSandbox(workspace, ['--build-seconds', '60']);
+    const served = await startServe(workspace);
+    const session = await openRawSession(served);
+    // A network blip took the call's own stream; its client resumed it with a GET.
+    const lastEventId = await callThenDrop(served, session, 'build', 'build_player');
+    // 409 until the server has seen the old stream go, as a client's reconnection meets it.
+    const resume = () => fetch(served.url, { method: 'GET', headers: { ...session, accept: 'text/event-stream', 'last-event-id': lastEventId } });
+    let resumed = await resume();
+    await expect
+      .poll(async () => {
+        if (resumed.status === 409) resumed = (await resumed.text(), await resume());
+        return resumed.status;
+      })
+      .toBe(200);
+    const reader = resumed.body!.getReader();
+    let text = '';
+    const streamed = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        text += new TextDecoder().decode(value);
+      }
+    })();
+    await expect.poll(() => executedTools(workspace), { timeout: 10_000 }).toContain('build_player');
+
+    expect(await served.server.stop()).toBe(0);
+    await streamed;
+    expect(text).toContain('"id":"build"');
+    expect(text).toContain('tether serve is shutting down.');
+    expect(buildLog(workspace)).toEqual([expect.objectContaining({ status: 'cancelled' })]);
+  });
+
   it('answers every call within its 3 s while the editor reloads, saying which may still run, and logs each', async () => {
     const workspace = createWorkspace();
     await startSandbox(workspace, ['--reload-ms', '30000']);
