@@ -18,7 +18,10 @@ namespace Tether.Core.Discovery
         /// <summary>
         /// $TETHER_HOME when set and not empty; else on "darwin" ~/Library/Application Support/tether,
         /// on "win32" %LOCALAPPDATA%\tether (fallback ~\AppData\Local\tether), elsewhere
-        /// $XDG_STATE_HOME/tether (fallback ~/.local/state/tether). Paths are joined with the
+        /// $XDG_STATE_HOME/tether (fallback ~/.local/state/tether). Nothing depends on the working
+        /// directory (Unity's is the project, a terminal's anything): a leading "~" in TETHER_HOME is
+        /// the user's home, a TETHER_HOME still relative is taken from the home directory, and
+        /// LOCALAPPDATA and XDG_STATE_HOME count only when absolute. Paths are joined with the
         /// separator of <paramref name="platform"/> (Node's path.join there), so any platform's
         /// answer can be computed, and tested, on any other.
         /// </summary>
@@ -28,19 +31,36 @@ namespace Tether.Core.Discovery
         public static string Resolve(string platform, Func<string, string> env, string userHome)
         {
             if (env == null) throw new ArgumentNullException(nameof(env));
-            var tetherHome = env("TETHER_HOME");
-            if (!string.IsNullOrEmpty(tetherHome)) return tetherHome;
             var windows = platform == "win32";
+            var tetherHome = env("TETHER_HOME");
+            if (!string.IsNullOrEmpty(tetherHome))
+            {
+                var tilde = tetherHome == "~" || tetherHome.StartsWith("~/", StringComparison.Ordinal) || (windows && tetherHome.StartsWith("~\\", StringComparison.Ordinal));
+                var expanded = tilde ? Join(windows, userHome, tetherHome.Substring(1)) : tetherHome;
+                return IsAbsolute(windows, expanded) ? expanded : Join(windows, userHome, expanded);
+            }
             switch (platform)
             {
                 case "darwin":
                     return Join(windows, userHome, "Library", "Application Support", "tether");
                 case "win32":
-                    // As `??` in the TypeScript: only a missing variable falls back, not an empty one.
-                    return Join(windows, env("LOCALAPPDATA") ?? Join(windows, userHome, "AppData", "Local"), "tether");
+                    return Join(windows, Absolute(windows, env("LOCALAPPDATA")) ?? Join(windows, userHome, "AppData", "Local"), "tether");
                 default:
-                    return Join(windows, env("XDG_STATE_HOME") ?? Join(windows, userHome, ".local", "state"), "tether");
+                    return Join(windows, Absolute(windows, env("XDG_STATE_HOME")) ?? Join(windows, userHome, ".local", "state"), "tether");
             }
+        }
+
+        /// <summary>The value when it is an absolute path, else null (unset, empty or relative: ignored).</summary>
+        private static string Absolute(bool windows, string value) => !string.IsNullOrEmpty(value) && IsAbsolute(windows, value) ? value : null;
+
+        /// <summary>Node's path.isAbsolute: posix "/…"; win32 "/…", "\…" or a drive letter with its root ("C:\…", "C:/…").</summary>
+        private static bool IsAbsolute(bool windows, string path)
+        {
+            if (path.Length == 0) return false;
+            if (!windows) return path[0] == '/';
+            if (path[0] == '/' || path[0] == '\\') return true;
+            var drive = char.ToLowerInvariant(path[0]);
+            return path.Length >= 3 && drive >= 'a' && drive <= 'z' && path[1] == ':' && (path[2] == '/' || path[2] == '\\');
         }
 
         /// <summary>The host records' directory: &lt;home&gt;/hosts (home: Resolve() when null).</summary>

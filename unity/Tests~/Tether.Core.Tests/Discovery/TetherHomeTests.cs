@@ -22,6 +22,29 @@ namespace Tether.Core.Tests.Discovery
             }
         }
 
+        // The cases of test/discovery/tether-home.test.ts, which has the same.
+        [Test]
+        public void ATildeIsTheHomeDirectoryAndARelativeTetherHomeIsTakenFromIt()
+        {
+            Assert.That(TetherHome.Resolve("linux", Env(new Dictionary<string, string> { ["TETHER_HOME"] = "~/tether" }), "/home/ana"), Is.EqualTo("/home/ana/tether"));
+            Assert.That(TetherHome.Resolve("darwin", Env(new Dictionary<string, string> { ["TETHER_HOME"] = "~" }), "/Users/ana"), Is.EqualTo("/Users/ana"));
+            Assert.That(TetherHome.Resolve("win32", Env(new Dictionary<string, string> { ["TETHER_HOME"] = "~\\tether" }), "C:\\Users\\ana"), Is.EqualTo("C:\\Users\\ana\\tether"));
+            Assert.That(TetherHome.Resolve("win32", Env(new Dictionary<string, string> { ["TETHER_HOME"] = "~/tether" }), "C:\\Users\\ana"), Is.EqualTo("C:\\Users\\ana\\tether"));
+            Assert.That(TetherHome.Resolve("linux", Env(new Dictionary<string, string> { ["TETHER_HOME"] = "state/tether" }), "/home/ana"), Is.EqualTo("/home/ana/state/tether"));
+            Assert.That(TetherHome.Resolve("win32", Env(new Dictionary<string, string> { ["TETHER_HOME"] = "state\\tether" }), "C:\\Users\\ana"), Is.EqualTo("C:\\Users\\ana\\state\\tether"));
+            Assert.That(TetherHome.Resolve("linux", Env(new Dictionary<string, string> { ["TETHER_HOME"] = "~bob/tether" }), "/home/ana"), Is.EqualTo("/home/ana/~bob/tether"));
+            Assert.That(TetherHome.Resolve("win32", Env(new Dictionary<string, string> { ["TETHER_HOME"] = "D:\\tether" }), "C:\\Users\\ana"), Is.EqualTo("D:\\tether"));
+        }
+
+        [Test]
+        public void AnEmptyOrRelativeXdgStateHomeOrLocalAppDataIsIgnored()
+        {
+            Assert.That(TetherHome.Resolve("linux", Env(new Dictionary<string, string> { ["XDG_STATE_HOME"] = "" }), "/home/ana"), Is.EqualTo("/home/ana/.local/state/tether"));
+            Assert.That(TetherHome.Resolve("linux", Env(new Dictionary<string, string> { ["XDG_STATE_HOME"] = "rel/state" }), "/home/ana"), Is.EqualTo("/home/ana/.local/state/tether"));
+            Assert.That(TetherHome.Resolve("win32", Env(new Dictionary<string, string> { ["LOCALAPPDATA"] = "" }), "C:\\Users\\ana"), Is.EqualTo("C:\\Users\\ana\\AppData\\Local\\tether"));
+            Assert.That(TetherHome.Resolve("win32", Env(new Dictionary<string, string> { ["LOCALAPPDATA"] = "Local" }), "C:\\Users\\ana"), Is.EqualTo("C:\\Users\\ana\\AppData\\Local\\tether"));
+        }
+
         [Test]
         public void AnEmptyTetherHomeIsUnset()
         {
