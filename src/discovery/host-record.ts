@@ -42,6 +42,8 @@ export function removeHostRecord(instanceId: string, dir = hostsDir()): void {
 }
 
 export function isProcessAlive(pid: number): boolean {
+  // kill(0, 0) signals our own process group and kill(-1, 0) every process we may: both succeed.
+  if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;
@@ -67,7 +69,14 @@ export function recordsFolderProblems(dir: string, uid = process.getuid?.()): Fo
   const problems: FolderProblem[] = [];
   for (const folder of [dir, dirname(resolve(dir))]) {
     // Followed: a TETHER_HOME may be a link (macOS's /tmp is one); what it leads to holds the records.
-    const stats = statSync(folder, { throwIfNoEntry: false });
+    let stats;
+    try {
+      stats = statSync(folder, { throwIfNoEntry: false });
+    } catch (error) {
+      // Not a folder one can look into (a file in the way, no permission): the readers find no records there.
+      problems.push({ path: folder, reason: `it cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` });
+      continue;
+    }
     const reason = stats ? whyNotPrivate(stats, WRITABLE_BY_OTHERS, uid) : undefined;
     if (reason) problems.push({ path: folder, reason });
   }

@@ -4,6 +4,7 @@
  */
 import { mkdirSync, readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
+import { UnsafeDirectoryError } from '../discovery/secure-file.js';
 
 export class RecordWatcher {
   private watcher: FSWatcher | undefined;
@@ -18,7 +19,12 @@ export class RecordWatcher {
   ) {}
 
   start(): void {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      // A TETHER_HOME that is a file, on a drive not mounted, in a read-only folder: said, not a crash.
+      throw new UnsafeDirectoryError(this.dir, `it cannot be made (${(error as Error).message})`, 'Set TETHER_HOME to a folder of your own, or unset it to use the default.');
+    }
     this.lastSignature = this.signature();
     try {
       this.watcher = watch(this.dir, () => this.check());

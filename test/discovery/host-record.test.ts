@@ -4,7 +4,7 @@
  * token it presents, to someone else's port. Real files in each test's own TETHER_HOME, and
  * once through a real `tether hosts`.
  */
-import { chmodSync, chownSync, existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listHostRecords, recordPath, writeHostRecord, type HostRecord } from '../../src/discovery/host-record.js';
@@ -58,6 +58,14 @@ describe('listHostRecords', () => {
     expect(seen).toEqual([{ path, field: 'startedAt', reason: expect.any(String), message: 'host record not understood (protocol.md §12), so skipped' }]);
   });
 
+  it('skips, and removes, a record whose pid names no single process (0 is our own group, -1 every process)', () => {
+    const { dir } = withRealRecord();
+    for (const pid of [0, -1]) writeHostRecord({ ...record(`pid${pid}`, 40_010), pid }, dir);
+    expect(listed(dir, warnings())).toEqual(['real']);
+    expect(existsSync(recordPath(dir, 'pid0'))).toBe(false);
+    expect(existsSync(recordPath(dir, 'pid-1'))).toBe(false);
+  });
+
   it("never follows a symbolic link, even to a private record of this user's", () => {
     const { workspace, dir } = withRealRecord();
     const elsewhere = join(workspace.home, 'elsewhere');
@@ -89,5 +97,20 @@ describe('tether hosts', () => {
     expect(run.code, run.stderr).toBe(0);
     expect((JSON.parse(run.stdout) as HostRecord[]).map((r) => r.instanceId)).toEqual(['real']);
     expect(run.stderr).toContain(`host record not trusted, so skipped {"path":"${planted}","reason":"its mode 0666 lets other users change it"}`);
+  });
+
+  it('says what is wrong with a TETHER_HOME that is a file, in a typed error, instead of crashing', async () => {
+    const workspace = createWorkspace();
+    const file = join(workspace.project, 'not-a-folder');
+    writeFileSync(file, '');
+    const env = { ...workspace.env, TETHER_HOME: file };
+    const hosts = await runToExit(process.execPath, [TETHER_BIN, 'hosts', '--json'], { env });
+    expect(hosts.code, hosts.stderr).toBe(0);
+    expect(JSON.parse(hosts.stdout)).toEqual([]);
+    expect(hosts.stderr).toContain('it cannot be read (ENOTDIR)');
+    const call = await runToExit(process.execPath, [TETHER_BIN, 'call', 'get_hierarchy', '--wait-ms', '0'], { env });
+    expect(call.code, call.stderr).toBe(1);
+    expect(call.stderr).toMatch(/Refusing to use .*not-a-folder\/hosts: it cannot be made \(ENOTDIR.*Set TETHER_HOME to a folder of your own.*\[UNSAFE_DIRECTORY\]/s);
+    expect(call.stderr).not.toContain('unexpected error');
   });
 });
