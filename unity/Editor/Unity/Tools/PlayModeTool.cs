@@ -42,7 +42,7 @@ namespace Tether.Unity.Tools
     /// </summary>
     public static class PlayModeTool
     {
-        /// <summary>Unity changes mode within a few ticks; nothing by then means it refused (compile errors, a modal dialog).</summary>
+        /// <summary>Unity changes mode within a few ticks; nothing by then means it refused (a modal dialog, a project's script) or waits (a compile, an import): the outcome is unknown.</summary>
         private const long ChangeWithinMs = 10000;
 
         [TetherTool("play_mode", Title = "Enter or exit play mode",
@@ -85,7 +85,7 @@ namespace Tether.Unity.Tools
                 }
             };
             EditorApplication.playModeStateChanged += onChange;
-            FailAfterLimit(wait, args.Action, enter ? "enter" : "exit");
+            FailAfterLimit(wait, args.Action);
             if (enter) EditorApplication.EnterPlaymode();
             else EditorApplication.ExitPlaymode();
             return wait.Task;
@@ -112,10 +112,7 @@ namespace Tether.Unity.Tools
                 }
                 else if (wait.ElapsedMs > ChangeWithinMs)
                 {
-                    wait.Fail(new TetherException(
-                        ErrorCodes.ToolFailed,
-                        "Unity did not " + action + " within " + ChangeWithinMs / 1000 + " s; read_console may say why.",
-                        new JObject { ["tool"] = "play_mode", ["action"] = action }));
+                    wait.Fail(PlayModeRules.NotSeenWithin(action, ChangeWithinMs / 1000));
                 }
             });
             if (action == "step") EditorApplication.Step();
@@ -126,15 +123,12 @@ namespace Tether.Unity.Tools
         private static JObject Answer(bool paused, bool changed) =>
             new JObject { ["playing"] = true, ["paused"] = paused, ["changed"] = changed, ["frame"] = Time.frameCount };
 
-        private static void FailAfterLimit(MainThreadWait<object> wait, string action, string verb)
+        private static void FailAfterLimit(MainThreadWait<object> wait, string action)
         {
             wait.EveryTick(() =>
             {
                 if (wait.ElapsedMs <= ChangeWithinMs) return;
-                wait.Fail(new TetherException(
-                    ErrorCodes.ToolFailed,
-                    "Unity did not " + verb + " play mode within " + ChangeWithinMs / 1000 + " s; read_console may say why.",
-                    new JObject { ["tool"] = "play_mode", ["action"] = action }));
+                wait.Fail(PlayModeRules.NotSeenWithin(action, ChangeWithinMs / 1000));
             });
         }
 
@@ -154,6 +148,18 @@ namespace Tether.Unity.Tools
         /// as they were when play mode exits, so the edit is lost then.
         /// </summary>
         public const string EditLostNote = "The editor is in play mode: this change lasts only until play mode exits, when Unity puts the scene back as it was. To keep it, exit play mode (play_mode with action \"exit\") and make it again.";
+
+        /// <summary>
+        /// What a play_mode action ends with when Unity has not shown it done within its time: its
+        /// outcome is unknown, not failed. Asked once, Unity goes on to do it when it can (entering
+        /// waits for a compile or an import under way), or has refused it (a modal dialog, a
+        /// project's script); only the editor's state now says which.
+        /// </summary>
+        public static TetherException NotSeenWithin(string action, long seconds) =>
+            new TetherException(
+                ErrorCodes.OutcomeUnknown,
+                "Unity has not shown play_mode's \"" + action + "\" done within " + seconds + " s of being asked: it may still do it (once a compile or an import it waits for ends), or may have refused (read_console may say why). Check get_editor_state before asking again.",
+                new JObject { ["tool"] = "play_mode", ["action"] = action });
 
         public static void RequirePlaying(string action, bool playing)
         {

@@ -22,6 +22,18 @@ namespace Tether.Unity.Tests.Tools
         [TearDown]
         public void FreshEditor() => UnityStandInState.Reset();
 
+        [TestCase("enter")]
+        [TestCase("exit")]
+        [TestCase("step")]
+        public void AChangeUnityHasNotShownInTimeIsOfUnknownOutcomeNotFailed(string action)
+        {
+            var error = PlayModeRules.NotSeenWithin(action, 10);
+            Assert.That(error.Code, Is.EqualTo(ErrorCodes.OutcomeUnknown));
+            Assert.That(error.Message, Does.StartWith("Unity has not shown play_mode's \"" + action + "\" done within 10 s of being asked: it may still do it"));
+            Assert.That(error.Message, Does.EndWith("Check get_editor_state before asking again."));
+            Assert.That(JToken.DeepEquals(error.Data, new JObject { ["tool"] = "play_mode", ["action"] = action }), Is.True, error.Data.ToString());
+        }
+
         [TestCase("open_scene", "open")]
         [TestCase("create_scene", "create")]
         [TestCase("save_scene", "save")]
