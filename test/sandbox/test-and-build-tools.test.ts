@@ -16,6 +16,7 @@ import { connectMcp, textOf } from '../helpers/mcp-client.js';
 import { buildLog } from '../helpers/processes.js';
 import { callFails, callOk } from '../helpers/tool-call.js';
 import { sharedSandbox } from '../helpers/tool-session.js';
+import { activeBuildTarget } from '../../src/sandbox/tools/build-player.js';
 
 interface Summary {
   mode: string;
@@ -99,6 +100,17 @@ describe('run_tests and build_player through an MCP client', () => {
     expect(await refused({ options: ['Turbo'] }, 'INVALID_ARGUMENTS')).toContain('options');
     expect(await refused({ target: 'PS5' }, 'INVALID_ARGUMENTS')).toContain('target');
 
+    // No target: the active build target, which a build needs no module for (Unity's default on each platform).
+    const { buildTarget } = (await client.callTool({ name: 'get_editor_state', arguments: {} })).structuredContent as { buildTarget: string };
+    const byDefault = await client.callTool({ name: 'build_player', arguments: {} }, { onprogress: () => undefined });
+    expect(byDefault.structuredContent, textOf(byDefault)).toMatchObject({ target: buildTarget, outputPath: `Builds/${buildTarget}` });
+    expect(['win32', 'darwin', 'linux', 'freebsd'].map((platform) => activeBuildTarget(platform as NodeJS.Platform))).toEqual([
+      'StandaloneWindows64',
+      'StandaloneOSX',
+      'StandaloneLinux64',
+      'StandaloneLinux64',
+    ]);
+
     const outside = join(dirname(workspace.project), 'player-out');
     const elsewhere = await client.callTool({ name: 'build_player', arguments: { target: 'WebGL', outputPath: outside, allowOutsideProject: true } }, { onprogress: () => undefined });
     expect(elsewhere.isError, textOf(elsewhere)).toBeFalsy();
@@ -109,7 +121,7 @@ describe('run_tests and build_player through an MCP client', () => {
     writeFileSync(join(workspace.project, 'Assets', 'Broken.cs'), 'class Broken {\n');
     const failed = await refused({}, 'TOOL_FAILED');
     expect(failed).toContain('Assets/Broken.cs(1,15): error CS1513: } expected');
-    expect(buildLog(workspace).map((b) => b.status)).toEqual(['succeeded', 'succeeded', 'failed']);
+    expect(buildLog(workspace).map((b) => b.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'failed']);
   });
 });
 

@@ -20,6 +20,13 @@ import { didYouMean, invalidArgument } from './tool-errors.js';
 import type { MainThreadContext } from './tool.js';
 
 export const BUILD_TARGETS = ['StandaloneLinux64', 'StandaloneWindows64', 'StandaloneOSX', 'Android', 'iOS', 'WebGL'] as const;
+
+/** The build target a new project has on each editor platform: the sandbox's active one (EditorUserBuildSettings.activeBuildTarget). */
+const ACTIVE_TARGETS: Readonly<Record<string, (typeof BUILD_TARGETS)[number]>> = { linux: 'StandaloneLinux64', darwin: 'StandaloneOSX', win32: 'StandaloneWindows64' };
+
+export function activeBuildTarget(platform: NodeJS.Platform = process.platform): (typeof BUILD_TARGETS)[number] {
+  return ACTIVE_TARGETS[platform] ?? 'StandaloneLinux64';
+}
 /** BuildOptions the tool passes on, by name (Development has its own argument). */
 export const BUILD_OPTIONS = ['AllowDebugging', 'ConnectWithProfiler', 'StrictMode', 'CleanBuildCache', 'DetailedBuildReport', 'CompressWithLz4', 'CompressWithLz4HC'] as const;
 

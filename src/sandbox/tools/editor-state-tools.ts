@@ -7,14 +7,13 @@
  */
 import { z } from 'zod';
 import { currentStage } from '../prefabs/prefab-stage.js';
+import { activeBuildTarget } from './build-player.js';
 import { isPaused } from './play-mode-tool.js';
 import { selectionTools } from './selection-tools.js';
 import { defineTool } from './tool.js';
 
 /** The editor's own platform, as Application.platform names it. */
 const EDITOR_PLATFORMS: Readonly<Record<string, string>> = { linux: 'LinuxEditor', darwin: 'OSXEditor', win32: 'WindowsEditor' };
-/** The build target a new project has on each editor platform. */
-const DEFAULT_TARGETS: Readonly<Record<string, string>> = { linux: 'StandaloneLinux64', darwin: 'StandaloneOSX', win32: 'StandaloneWindows64' };
 
 export const editorStateTools = [
   defineTool({
@@ -45,7 +44,7 @@ export const editorStateTools = [
         version: 'sandbox',
         projectPath: context.project.root,
         platform: EDITOR_PLATFORMS[process.platform] ?? 'LinuxEditor',
-        buildTarget: DEFAULT_TARGETS[process.platform] ?? 'StandaloneLinux64',
+        buildTarget: activeBuildTarget(),
         compiling: false,
         updating: false,
         playing: context.playing,

@@ -5,7 +5,7 @@
  * resolve and reload in turn (script-tools.ts, package-tools.ts).
  */
 import { z } from 'zod';
-import { BUILD_OPTIONS, BUILD_TARGETS, buildPlayer, buildSummary } from './build-player.js';
+import { BUILD_OPTIONS, BUILD_TARGETS, activeBuildTarget, buildPlayer, buildSummary } from './build-player.js';
 import { compileOutcome, compileScripts, compiledAnswer } from './compile-scripts.js';
 import { packageTools } from './package-tools.js';
 import { playModeTool } from './play-mode-tool.js';
@@ -43,7 +43,7 @@ export const editorTools = [
     description:
       'Builds a player for a target platform. Blocks the editor main thread for the whole build (minutes on real projects) and is NOT idempotent: every run produces a new build. An identical call made while one is queued or running shares that build instead of starting another.',
     input: z.object({
-      target: z.enum(BUILD_TARGETS).default('StandaloneLinux64'),
+      target: z.enum(BUILD_TARGETS).optional().describe("Default: the active build target (get_editor_state's buildTarget)."),
       development: z.boolean().default(false),
       scenes: z.array(z.string()).optional().describe('The scenes to build, in order, e.g. ["Assets/Scenes/Main.unity"]. Default: the enabled scenes of the Build Settings.'),
       outputPath: z.string().optional().describe('The folder to write the player to, inside the project (default "Builds/<target>"); not Assets/, Library/ or another folder the editor owns.'),
@@ -53,7 +53,7 @@ export const editorTools = [
     output: buildSummary,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
     execution: { longRunning: true, deadlineMs: 60 * 60_000, duplicates: 'attach' },
-    run: ({ target, development, ...more }, context) => buildPlayer(context, target, development, more),
+    run: ({ target, development, ...more }, context) => buildPlayer(context, target ?? activeBuildTarget(), development, more),
   }),
 
   defineTool({

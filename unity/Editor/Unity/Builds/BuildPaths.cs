@@ -25,6 +25,29 @@ namespace Tether.Unity.Builds
         /// <summary>Folders the editor owns: a player written there would be imported (Assets) or clobber its state.</summary>
         private static readonly string[] EditorFolders = { "Assets", "Library", "Packages", "ProjectSettings", "UserSettings", "Temp", "Logs" };
 
+        /// <summary>
+        /// The target to build: the one given, else the active build target when it is one of
+        /// <see cref="Targets"/> (a build for the target Unity is set to needs no module it may lack,
+        /// and compiles with that target's scripting symbols). INVALID_ARGUMENTS when none fits.
+        /// </summary>
+        public static string TargetOf(string given, string active)
+        {
+            if (given != null) return given;
+            if (Array.IndexOf(Targets, active) >= 0) return active;
+            var problem = "none given, and the active build target (" + active + ") is not one build_player builds";
+            throw new TetherException(
+                ErrorCodes.InvalidArguments,
+                "Invalid arguments for build_player: target: " + problem + ". Pass one of " + string.Join(", ", Targets) + ".",
+                new JObject { ["tool"] = "build_player", ["field"] = "target", ["problem"] = problem });
+        }
+
+        /// <summary>TOOL_FAILED for a target this editor has no Build Support module for (BuildPipeline.IsBuildTargetSupported).</summary>
+        public static TetherException NotInstalled(string target) =>
+            new TetherException(
+                ErrorCodes.ToolFailed,
+                "Unity cannot build for " + target + ": this editor does not have its Build Support module. Add it in Unity Hub (Installs, the editor's menu, Add modules) and restart the editor, or build for another target (get_editor_state's buildTarget is the active one).",
+                new JObject { ["tool"] = "build_player", ["target"] = target });
+
         /// <summary>The default folder of a target's builds, relative to the project: "Builds/StandaloneLinux64".</summary>
         public static string OutputFolder(string target) => "Builds/" + target;
 

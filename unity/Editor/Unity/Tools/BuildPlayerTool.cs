@@ -17,8 +17,8 @@ namespace Tether.Unity.Tools
 {
     public sealed class BuildPlayerArgs
     {
-        [ToolArg(Enum = new[] { "StandaloneLinux64", "StandaloneWindows64", "StandaloneOSX", "Android", "iOS", "WebGL" })]
-        public string Target = "StandaloneLinux64";
+        [ToolArg("Default: the active build target (get_editor_state's buildTarget).", Enum = new[] { "StandaloneLinux64", "StandaloneWindows64", "StandaloneOSX", "Android", "iOS", "WebGL" })]
+        public string Target;
 
         public bool Development = false;
 
@@ -95,7 +95,7 @@ namespace Tether.Unity.Tools
         public static object BuildPlayer(BuildPlayerArgs args, IToolContext context)
         {
             var services = EditorServices.Require();
-            var target = args.Target;
+            var target = BuildPaths.TargetOf(args.Target, EditorUserBuildSettings.activeBuildTarget.ToString());
             if (EditorApplication.isPlaying)
             {
                 throw new TetherException(ErrorCodes.ToolFailed, "Unity cannot build a player in play mode. Exit play mode (play_mode with action \"exit\"), then build.", new JObject { ["tool"] = "build_player", ["target"] = target });
@@ -104,6 +104,8 @@ namespace Tether.Unity.Tools
             {
                 throw new TetherException(ErrorCodes.ToolFailed, "Unity is already building a player. Wait for that build to finish, then build again.", new JObject { ["tool"] = "build_player", ["target"] = target });
             }
+            var buildTarget = (BuildTarget)Enum.Parse(typeof(BuildTarget), target);
+            if (!BuildPipeline.IsBuildTargetSupported(BuildPipeline.GetBuildTargetGroup(buildTarget), buildTarget)) throw BuildPaths.NotInstalled(target);
             var output = BuildPaths.Output(services.ProjectRoot, target, args.OutputPath, args.AllowOutsideProject);
             var scenes = ScenesToBuild(services.ProjectRoot, args.Scenes);
             var location = BuildPaths.LocationIn(output.Shown, target, Application.productName);
@@ -114,7 +116,7 @@ namespace Tether.Unity.Tools
                 // Empty: Unity builds the scene that is open, as its Build Settings window does.
                 scenes = scenes,
                 locationPathName = Path.IsPathRooted(location) ? location : ProjectPaths.ResolveInside(services.ProjectRoot, location),
-                target = (BuildTarget)Enum.Parse(typeof(BuildTarget), target),
+                target = buildTarget,
                 options = optionNames.Aggregate(BuildOptions.None, (flags, name) => flags | (BuildOptions)Enum.Parse(typeof(BuildOptions), name)),
             };
 

@@ -32,7 +32,7 @@ namespace Tether.Core.Tests.Tools
             var validated = Sandbox("create_gameobject").Validate(given);
             JsonAssert.AreEqual(JObject.Parse("{\"name\":\"Crate\",\"position\":[1,2,3],\"components\":[]}"), validated);
             Assert.That(given.ContainsKey("components"), Is.False, "the caller's object is left as it was");
-            JsonAssert.AreEqual(JObject.Parse("{\"target\":\"StandaloneLinux64\",\"development\":false,\"allowOutsideProject\":false}"), Sandbox("build_player").Validate(null));
+            JsonAssert.AreEqual(JObject.Parse("{\"development\":false,\"allowOutsideProject\":false}"), Sandbox("build_player").Validate(null));
         }
 
         [Test]

@@ -98,7 +98,9 @@ namespace Tether.Core.Tests.Tools
 
         public sealed class BuildPlayer
         {
-            public BuildTarget Target = BuildTarget.StandaloneLinux64;
+            [ToolArg("Default: the active build target (get_editor_state's buildTarget).")]
+            public BuildTarget? Target;
+
             public bool Development;
 
             [ToolArg("The scenes to build, in order, e.g. [\"Assets/Scenes/Main.unity\"]. Default: the enabled scenes of the Build Settings.")]

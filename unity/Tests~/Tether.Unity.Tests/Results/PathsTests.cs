@@ -22,6 +22,27 @@ namespace Tether.Unity.Tests.Results
         public void Remove() => Directory.Delete(_project, true);
 
         [Test]
+        public void TheTargetIsTheOneGivenElseTheActiveBuildTargetWhenBuildPlayerBuildsIt()
+        {
+            Assert.That(BuildPaths.TargetOf("WebGL", "StandaloneWindows64"), Is.EqualTo("WebGL"));
+            Assert.That(BuildPaths.TargetOf(null, "StandaloneWindows64"), Is.EqualTo("StandaloneWindows64"));
+            Assert.That(BuildPaths.TargetOf(null, "StandaloneOSX"), Is.EqualTo("StandaloneOSX"));
+            var error = Assert.Throws<TetherException>(() => BuildPaths.TargetOf(null, "Switch"));
+            Assert.That(error.Code, Is.EqualTo(ErrorCodes.InvalidArguments));
+            Assert.That(error.Message, Does.StartWith("Invalid arguments for build_player: target: none given, and the active build target (Switch) is not one build_player builds. Pass one of StandaloneLinux64,"));
+            Assert.That((string)error.Data["field"], Is.EqualTo("target"));
+        }
+
+        [Test]
+        public void ATargetWithoutItsModuleIsRefusedSayingWhereToAddIt()
+        {
+            var error = BuildPaths.NotInstalled("Android");
+            Assert.That(error.Code, Is.EqualTo(ErrorCodes.ToolFailed));
+            Assert.That(error.Message, Does.StartWith("Unity cannot build for Android: this editor does not have its Build Support module. Add it in Unity Hub"));
+            Assert.That((string)error.Data["target"], Is.EqualTo("Android"));
+        }
+
+        [Test]
         public void PathsInsideTheProjectResolve()
         {
             Assert.That(ProjectPaths.ResolveInside(_project, "Builds/StandaloneLinux64"), Is.EqualTo(Path.Combine(_project, "Builds", "StandaloneLinux64")));

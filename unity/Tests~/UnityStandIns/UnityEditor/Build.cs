@@ -11,6 +11,22 @@ namespace UnityEditor
 
         // https://docs.unity3d.com/ScriptReference/BuildPipeline-isBuildingPlayer.html
         public static bool isBuildingPlayer => throw new NotImplementedException();
+
+        // https://docs.unity3d.com/ScriptReference/BuildPipeline.IsBuildTargetSupported.html
+        public static bool IsBuildTargetSupported(BuildTargetGroup buildTargetGroup, BuildTarget target) => throw new NotImplementedException();
+
+        // https://docs.unity3d.com/ScriptReference/BuildPipeline.GetBuildTargetGroup.html
+        public static BuildTargetGroup GetBuildTargetGroup(BuildTarget platform) => throw new NotImplementedException();
+    }
+
+    // https://docs.unity3d.com/ScriptReference/BuildTargetGroup.html
+    public enum BuildTargetGroup
+    {
+        Unknown = 0,
+        Standalone = 1,
+        iOS = 4,
+        Android = 7,
+        WebGL = 13,
     }
 
     // https://docs.unity3d.com/ScriptReference/BuildPlayerOptions.html
