@@ -14,7 +14,7 @@ import { shellFor } from '../shell-word.js';
 export function connectLines(options: { bin: string; project: string; tokenFile: string; env?: NodeJS.ProcessEnv; platform?: NodeJS.Platform }): string[] {
   const env = options.env ?? process.env;
   const shell = shellFor(options.platform);
-  const spec = stdioSpec(options.project, env);
+  const spec = stdioSpec(options.project, env, options.platform);
   if (spec.transport !== 'stdio') return [];
   // With a TETHER_HOME of its own, `tether setup` must see it too: it goes into the written entry.
   const home: Record<string, string> = env.TETHER_HOME ? { TETHER_HOME: env.TETHER_HOME } : {};

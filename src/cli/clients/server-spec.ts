@@ -19,12 +19,13 @@ export function tetherBin(): string {
   return join(packageRoot(), 'bin', 'tether.js');
 }
 
-export function stdioSpec(project: string, env: NodeJS.ProcessEnv = process.env): ServerSpec {
+/** `platform`: the one the client runs on (this one, but for lines printed for another's shell). */
+export function stdioSpec(project: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): ServerSpec {
   return {
     transport: 'stdio',
     command: process.execPath,
     args: [tetherBin(), 'mcp', '--project', project],
-    env: env.TETHER_HOME ? { TETHER_HOME: tetherHome(env) } : {},
+    env: env.TETHER_HOME ? { TETHER_HOME: tetherHome(env, platform) } : {},
   };
 }
 
