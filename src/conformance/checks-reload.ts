@@ -4,6 +4,7 @@
  * triggered the reload, whose answer could not be delivered on the connection it closed; a
  * call the reload cut off ends interrupted, and one it found queued runs once afterwards.
  */
+import { listHostRecords } from '../discovery/host-record.js';
 import { Bye, HostStateNotice, METHODS, type CallStartResult } from '../protocol/index.js';
 import { assert, assertEqual, expectRejection, expectSuccess, isRecord, settle, show, within, type Outcome } from './assertions.js';
 import { KIT, LONG_BLOCK_MS, countOf, readCounter, startBlock, uniqueId, untilState } from './kit.js';
@@ -49,6 +50,30 @@ function byeOf(notices: readonly Notice[]): Bye {
 }
 
 export const reloadChecks: readonly Check[] = [
+  {
+    id: 'reload.record-mark',
+    requirement: 'RL-4',
+    title: "the record is marked reloadingSince while the host is away for a reload, and the next domain's record is not",
+    needs: [KIT.reload],
+    timeoutMs: RELOAD_CHECK_MS,
+    async run(context) {
+      const { target } = context;
+      const recordNow = () => listHostRecords(target.recordsDir).find((r) => r.instanceId === target.record.instanceId);
+      const session = await context.connect();
+      await reloadThrough(context, session);
+      // The port closes after the mark is written: once the connection is gone, the mark is there.
+      const away = recordNow();
+      assert(away, 'the host record is gone during the reload: a reload keeps it (protocol.md §9)');
+      assert(
+        typeof away.reloadingSince === 'string' && Math.abs(Date.parse(away.reloadingSince) - Date.now()) < 60_000,
+        `during the reload the record must say reloadingSince (ISO 8601, now), so that a client refused by its port waits for the editor; it says ${show(away.reloadingSince)}`,
+      );
+      await context.waitForHostBack();
+      const back = recordNow();
+      assert(back, 'the host record is gone after the reload');
+      assert(back.reloadingSince === undefined, `the next domain's record still says reloadingSince ${show(back.reloadingSince)}: a crashed editor's record would then look like a reloading one`);
+    },
+  },
   {
     id: 'state.reloading',
     requirement: 'SN-1',

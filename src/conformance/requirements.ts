@@ -92,6 +92,11 @@ export const REQUIREMENTS = [
     section: '§8.1, §8.5, §9',
   },
   { id: 'RL-3', text: 'A call queued when the host reloads stays queued across the reload and runs once afterwards: re-attaching gets its result.', section: '§8.5, §8.8, §9' },
+  {
+    id: 'RL-4',
+    text: "While it is away for a reload, the host's record says so (reloadingSince, written before its port closes); the next domain's record has no such mark.",
+    section: '§9, §12',
+  },
   { id: 'SN-1', text: 'Before a reload, connections hear notifications/host/state "reloading" (with expectedMs), then a bye with reason "reload".' },
   {
     id: 'EV-1',

@@ -24,8 +24,24 @@ export const HostRecord = z.object({
   startedAt: z.string(),
   /** "proof": clients prove they know the token instead of sending it (host-proof.ts). Absent: the token itself. */
   auth: z.string().optional(),
+  /**
+   * When the host closed its listener for a domain reload (ISO 8601); the next domain's record
+   * has none. A reader whose connection is refused trusts a marked record to come back, and an
+   * unmarked one (an editor that crashed, or a pid another process now has) not (protocol.md §12).
+   */
+  reloadingSince: z.string().optional(),
 });
 export type HostRecord = z.infer<typeof HostRecord>;
+
+/** A reload's mark older than this is a host that died while reloading, whatever its pid says now. */
+export const RELOAD_MARK_MAX_AGE_MS = 10 * 60_000;
+
+/** Whether the record says its host is between two listeners for a domain reload (marked, and not long ago). */
+export function markedReloading(record: HostRecord, now = Date.now()): boolean {
+  if (record.reloadingSince === undefined) return false;
+  const since = Date.parse(record.reloadingSince);
+  return Number.isFinite(since) && now - since < RELOAD_MARK_MAX_AGE_MS;
+}
 
 export function recordPath(dir: string, instanceId: string): string {
   return join(dir, `${instanceId}.json`);

@@ -266,6 +266,15 @@ export class Host implements HostCore {
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     this.calls.dispose();
+    if (this.options.advertise && reason === 'reload' && this.boundPort !== undefined) {
+      // Marked before the port closes: a reader refused from now on knows the editor is coming
+      // back, where one refused by an unmarked record's port knows it is not (protocol.md §12).
+      try {
+        writeHostRecord({ ...this.record(), reloadingSince: new Date().toISOString() }, this.recordsDir);
+      } catch {
+        // Its folder is gone: readers then find no record, and wait for none.
+      }
+    }
     const text = message ?? defaultByeMessage(reason, expectedBackMs);
     await this.listener.close({ reason, message: text, ...(expectedBackMs === undefined ? {} : { expectedBackMs }) });
     if (this.options.advertise && reason !== 'reload') {

@@ -47,8 +47,8 @@ export class HostChooser {
     if (!this.selection.project) this.boundProject ??= record.projectPath;
   }
 
-  /** Whether this host instance still has its record (it runs, or has not been cleaned up). */
-  isRecorded(record: HostRecord): boolean {
-    return listHostRecords(this.recordsDir).some((r) => r.instanceId === record.instanceId);
+  /** A host instance's record as it is now (it runs, or has not been cleaned up), or undefined. */
+  recordOf(instanceId: string): HostRecord | undefined {
+    return listHostRecords(this.recordsDir).find((r) => r.instanceId === instanceId);
   }
 }

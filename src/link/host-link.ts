@@ -14,7 +14,7 @@
 import { EventEmitter } from 'node:events';
 import { TetherError, type Bye, type FrameLimits, type HelloResult, type RpcConnection, type StringLifter } from '../protocol/index.js';
 import { hostsDir } from '../discovery/tether-home.js';
-import { isProcessAlive, type HostRecord } from '../discovery/host-record.js';
+import { isProcessAlive, markedReloading, type HostRecord } from '../discovery/host-record.js';
 import { Backoff, RetryTimer, type BackoffOptions } from './backoff.js';
 import { ChangeWaiters } from './change-waiters.js';
 import { connectToHost } from './host-client.js';
@@ -333,14 +333,16 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
       // The host said when to expect it; its record changing usually brings us back sooner.
       this.retry.after(Math.max(50, bye.expectedBackMs ?? 1_000));
     } else {
-      // Its record stays and its process lives, but its port refuses: an editor between two
-      // listeners, which is a domain reload (or a start), whether or not this link saw it begin.
-      // The state stays `lost`, backing off as for any absence, so that an editor that never
-      // listens again is not "reloading" forever.
+      // Its port refuses, and its record, still there, says it is between two listeners for a
+      // domain reload, whether or not this link saw the reload begin. (A record without that
+      // mark whose process seems to live is an editor that crashed, its pid perhaps another
+      // process's now: nothing will come back there.) The state stays `lost`, backing off as
+      // for any absence, so that an editor that never listens again is not "reloading" forever.
       const record = this.attemptRecord;
-      if (record && error.data.errno === 'ECONNREFUSED' && this.stillRecorded(record)) {
-        this.lastError = refusedWhileReloading(error, record);
-        this.reloadingPid = record.pid;
+      const now = record && error.data.errno === 'ECONNREFUSED' ? this.recordNow(record) : undefined;
+      if (now && markedReloading(now)) {
+        this.lastError = refusedWhileReloading(error, now);
+        this.reloadingPid = now.pid;
       }
       this.transition('lost', this.lastError);
       // A record that appeared during the failed attempt may be the host coming back.
@@ -350,15 +352,15 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
   }
 
   /**
-   * Whether the record is still there. A listing that fails (the records folder unreadable)
-   * tells nothing either way, and must not keep the link from `lost`: it would stay
-   * `connecting` for good, its attempt a rejected promise no one awaits.
+   * This host instance's record as it is now, if it is still there. A listing that fails (the
+   * records folder unreadable) tells nothing either way, and must not keep the link from
+   * `lost`: it would stay `connecting` for good, its attempt a rejected promise no one awaits.
    */
-  private stillRecorded(record: HostRecord): boolean {
+  private recordNow(record: HostRecord): HostRecord | undefined {
     try {
-      return this.chooser.isRecorded(record);
+      return this.chooser.recordOf(record.instanceId);
     } catch {
-      return false;
+      return undefined;
     }
   }
 

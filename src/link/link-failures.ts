@@ -12,14 +12,13 @@ export function endOf(error: TetherError, bye: Bye | undefined): TetherError {
 }
 
 /**
- * A connection refused by an editor whose record stays and whose process lives: an editor
- * between two listeners, which is a domain reload (or a start), said so rather than "is the
- * editor running?".
+ * A connection refused by an editor whose record says it is reloading (protocol.md §12): an
+ * editor between two listeners, said so rather than "is the editor running?".
  */
 export function refusedWhileReloading(error: TetherError, record: HostRecord): TetherError {
   return new TetherError(
     'CONNECTION_CLOSED',
-    `The editor (process ${record.pid}) is reloading its code domain, or starting: it runs, but its port does not take connections yet (${error.message.replace(/ Is the editor running\?$/, '')}). Calls continue when it is back.`,
+    `The editor (process ${record.pid}) is reloading its code domain: it runs, but its port does not take connections yet (${error.message.replace(/ Is the editor running\?$/, '')}). Calls continue when it is back.`,
     { ...error.data, reloading: true, pid: record.pid },
   );
 }

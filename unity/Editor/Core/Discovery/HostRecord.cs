@@ -47,7 +47,15 @@ namespace Tether.Core.Discovery
         /// <summary>"proof" (ProofAuth) when clients must prove the token rather than send it; null (omitted) otherwise.</summary>
         public string Auth { get; set; }
 
-        /// <summary>The record's JSON, fields in the TypeScript order; Name and Auth only when set.</summary>
+        /// <summary>
+        /// When the host closed its listener for a domain reload (FormatTime); null (omitted) in a
+        /// listening domain's record. A client refused by a marked record's port waits for the
+        /// editor to come back; by an unmarked one's, it does not: that editor crashed, and its pid
+        /// may be another process's now (protocol.md §12).
+        /// </summary>
+        public string ReloadingSince { get; set; }
+
+        /// <summary>The record's JSON, fields in the TypeScript order; Name, Auth and ReloadingSince only when set.</summary>
         public JObject ToJson()
         {
             var json = new JObject
@@ -64,6 +72,7 @@ namespace Tether.Core.Discovery
             json["protocolVersion"] = ProtocolVersion;
             json["startedAt"] = StartedAt;
             if (Auth != null) json["auth"] = Auth;
+            if (ReloadingSince != null) json["reloadingSince"] = ReloadingSince;
             return json;
         }
 
@@ -99,6 +108,7 @@ namespace Tether.Core.Discovery
                 ProtocolVersion = RequiredInt(json, "protocolVersion"),
                 StartedAt = RequiredString(json, "startedAt"),
                 Auth = OptionalString(json, "auth"),
+                ReloadingSince = OptionalString(json, "reloadingSince"),
             };
         }
 

@@ -151,12 +151,32 @@ namespace Tether.Core.Host
         {
             if (!BeginClosing()) return;
             var message = ByeMessages.Default("reload", expectedBackMs);
+            MarkReloading();
             Shutdown(() =>
             {
                 _state = "reloading";
                 AnnounceState("reloading", expectedBackMs);
                 return CloseEverything("reload", message, expectedBackMs);
             }, removeRecord: false);
+        }
+
+        /// <summary>
+        /// Marks the record before the port closes: a client refused from now on knows the editor is
+        /// coming back, where one refused by an unmarked record's port knows it is not (protocol.md §12).
+        /// </summary>
+        private void MarkReloading()
+        {
+            if (!_options.Advertise || Port == 0) return;
+            try
+            {
+                var record = Record();
+                record.ReloadingSince = HostRecord.FormatTime(DateTime.UtcNow);
+                HostRecords.Write(_recordsDir, record);
+            }
+            catch (Exception)
+            {
+                // Its folder is gone: clients then find no record, and wait for none.
+            }
         }
 
         /// <summary>Says bye (quit or shutdown) to every connection, closes them and the listener, removes the record, stops the loop.</summary>

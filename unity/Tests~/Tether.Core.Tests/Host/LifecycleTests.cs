@@ -1,4 +1,5 @@
 using System;
+using System.Globalization;
 using System.IO;
 using System.IO.Pipes;
 using System.Linq;
@@ -91,6 +92,9 @@ namespace Tether.Core.Tests.Host
                         Assert.That((string)bye["params"]["message"], Does.Contain("about 3 s"));
                     }
                     Assert.That(File.Exists(RecordPath(first)), Is.True, "a reload keeps the record");
+                    // Marked, so that a client refused by its port waits for the next domain (protocol.md §12).
+                    var marked = HostRecord.Parse(File.ReadAllText(RecordPath(first)));
+                    Assert.That(DateTime.Parse(marked.ReloadingSince, CultureInfo.InvariantCulture, DateTimeStyles.RoundtripKind), Is.EqualTo(DateTime.UtcNow).Within(TimeSpan.FromMinutes(1)));
                     Assert.That(first.Host.State, Is.EqualTo("reloading"));
                 }
                 finally
@@ -102,6 +106,7 @@ namespace Tether.Core.Tests.Host
                 {
                     var record = HostRecord.Parse(File.ReadAllText(RecordPath(second)));
                     Assert.That(record.Port, Is.EqualTo(second.Port));
+                    Assert.That(record.ReloadingSince, Is.Null, "the next domain listens: no mark");
                     Assert.That(record.Token, Is.Not.EqualTo(oldToken));
                     using (var peer = second.Connect())
                     {
