@@ -1,8 +1,11 @@
 /**
  * Clean shutdown on SIGINT, SIGTERM or SIGHUP (and SIGBREAK on Windows): every registered
  * task runs once (newest first, so a server stops before the editor it talks to), then the
- * process exits. A shutdown that hangs cannot keep the process forever.
+ * process exits once what it wrote is out (a half-written line on stdout would be a broken
+ * message to an MCP client). A shutdown that hangs cannot keep the process forever.
  */
+import { exitWhenFlushed } from './flushed-exit.js';
+
 const tasks: Array<(signal: NodeJS.Signals) => Promise<void>> = [];
 let installed = false;
 let stopping = false;
@@ -25,7 +28,7 @@ export function onShutdownSignal(shutdown: (signal: NodeJS.Signals) => Promise<v
       setTimeout(() => process.exit(1), 5_000).unref();
       void (async () => {
         for (const task of tasks) await task(signal).catch(() => undefined);
-      })().finally(() => process.exit(0));
+      })().finally(() => exitWhenFlushed(0));
     });
   }
 }

@@ -35,6 +35,9 @@ export async function run(options: McpCommandOptions): Promise<void> {
   const transport = new FastCallTransport({
     enabled: process.env.TETHER_FAST_PATH !== '0',
     onFirstFastCall: () => logger.info('fast path serving plain tools/call'),
+    // Closed under us (the SDK closes it when stdout fails: the client is gone), the session is
+    // over: it reads stdin no more, so its end would never come, and the process would stay.
+    onClosed: () => leave('the MCP transport closed'),
   });
   const handle = serveStdio(({ era }) => createMcpServer(front, era, { splicer: transport, fastCalls: transport }), {
     transport,
@@ -54,15 +57,15 @@ export async function run(options: McpCommandOptions): Promise<void> {
   // The client closing our stdin is the normal way an MCP session ends, and it may read stdout
   // until we exit (the spec's stdio shutdown): answers already written reach it first.
   let leaving = false;
-  const leave = (): void => {
+  const leave = (why = 'stdin closed'): void => {
     if (leaving) return;
     leaving = true;
-    void stop('stdin closed').finally(() => {
+    void stop(why).finally(() => {
       const unread = process.stdout.writableLength;
       if (unread > 0) logger.info({ bytes: unread }, 'exiting once the client has read what was written to it');
       exitWhenFlushed(0);
     });
   };
-  process.stdin.once('end', leave);
-  process.stdin.once('close', leave);
+  process.stdin.once('end', () => leave());
+  process.stdin.once('close', () => leave());
 }

@@ -11,8 +11,14 @@
  * Cancellation and close are kept as the SDK keeps them for its own requests: a
  * `notifications/cancelled` naming a fast-path call aborts it and no response is sent; a
  * closed transport aborts every call still running.
+ *
+ * Whatever the path, the lines are framed here, and what the SDK would drop or mishandle is
+ * answered here (inbound-requests.ts): a line that is not JSON, a message that is not valid,
+ * a request whose id one still running has, and a line longer than the SDK reads (it would
+ * close the session): each gets its JSON-RPC error and the session goes on.
  */
 import type { Readable, Writable } from 'node:stream';
+import { INVALID_REQUEST, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
 import type { CallToolRequest, CallToolResult, JSONRPCMessage, ProtocolEra, RequestId, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { LiftedStrings } from '../../protocol/index.js';
 import { idJson } from '../../protocol/json-params.js';
@@ -22,6 +28,7 @@ import { SplicingStdioTransport } from '../splicing-stdio-transport.js';
 import { fastCallContext } from './call-context.js';
 import { CallSignal } from './call-signal.js';
 import { cancelledRequestId, fastCallRequest, legacyInitializeId, type FastCallRequest } from './fast-call-request.js';
+import { InboundRequests, inUse, type Refusal } from './inbound-requests.js';
 import { wireToolResult } from './tool-result-wire.js';
 
 /** What the fast path serves with: the SDK server of the connection and its tools/call handler. */
@@ -41,10 +48,12 @@ export interface FastCallTransportOptions {
   stdout?: Writable;
   /** Told once, when the first call takes the fast path (a log line: tests and operators see it is on). */
   onFirstFastCall?(): void;
+  /** Told when the transport closes, whoever closed it (the SDK does, on an error writing stdout): the session is over. */
+  onClosed?(): void;
 }
 
-/** A line still incomplete past this size is the SDK's to buffer (and to refuse past its own limit). */
-const FAST_LINE_MAX_BYTES = 1024 * 1024;
+/** The longest line the SDK's stdio transport reads (with its newline): past it, it would end the session. */
+const MAX_LINE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE - 1;
 const NEWLINE = Buffer.from('\n');
 
 /** The SDK's JSON-RPC error codes the fast path may answer with. */
@@ -60,8 +69,9 @@ export class FastCallTransport extends SplicingStdioTransport {
   /** The start of a line not yet complete. */
   private partial: Buffer[] = [];
   private partialBytes = 0;
-  /** The SDK holds the start of a long line: the rest of it, to the newline, is the SDK's too. */
-  private sdkHasPartial = false;
+  /** Bytes of a line too long to read, dropped up to its newline (then refused). */
+  private dropping = 0;
+  private readonly inbound = new InboundRequests();
   /** Fast-path calls whose result holds lifted strings: their response goes through `send`, which splices. */
   private readonly spliced = new Set<RequestId>();
   private closed = false;
@@ -71,7 +81,7 @@ export class FastCallTransport extends SplicingStdioTransport {
     super(options.stdin, options.stdout);
     this.out = options.stdout ?? process.stdout;
     const sdkOnData = this._ondata;
-    this._ondata = options.enabled ? (chunk) => this.onData(chunk, sdkOnData) : sdkOnData;
+    this._ondata = (chunk) => this.onData(chunk, sdkOnData);
   }
 
   /** Called by the server factory: the fast path serves 2025-era connections only. */
@@ -82,6 +92,8 @@ export class FastCallTransport extends SplicingStdioTransport {
   override send(message: JSONRPCMessage): Promise<void> {
     // The initialize answer opens the fast path: from then on the session is set up.
     if (!this.ready && this.initializeId !== undefined && 'result' in message && message.id === this.initializeId) this.ready = this.serving !== undefined;
+    // A response frees its request's id.
+    if ('id' in message && !('method' in message) && message.id !== undefined) this.inbound.answered(message.id);
     return super.send(message);
   }
 
@@ -90,21 +102,26 @@ export class FastCallTransport extends SplicingStdioTransport {
     super.hold(id, lifted, signal);
   }
 
-  override close(): Promise<void> {
+  override async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     const closed = new Error('Connection closed');
     for (const signal of this.inFlight.values()) signal.abort(closed);
     this.inFlight.clear();
-    return super.close();
+    await super.close();
+    this.options.onClosed?.();
   }
 
   private onData(chunk: Buffer, sdk: (chunk: Buffer) => void): void {
     let from = 0;
-    if (this.sdkHasPartial) {
+    if (this.dropping > 0) {
       const end = chunk.indexOf(10);
-      if (end < 0) return sdk(chunk);
-      sdk(chunk.subarray(0, end + 1));
-      this.sdkHasPartial = false;
+      if (end < 0) {
+        this.dropping += chunk.length;
+        return;
+      }
+      this.refuse(tooLong(this.dropping + end));
+      this.dropping = 0;
       from = end + 1;
     }
     for (let end = chunk.indexOf(10, from); end >= 0; from = end + 1, end = chunk.indexOf(10, from)) {
@@ -115,17 +132,31 @@ export class FastCallTransport extends SplicingStdioTransport {
         this.partial = [];
         this.partialBytes = 0;
       }
-      if (!this.tryFastPath(line)) sdk(Buffer.concat([line, NEWLINE]));
+      if (line.length > MAX_LINE_BYTES) this.refuse(tooLong(line.length));
+      else this.take(line, sdk);
     }
     if (from >= chunk.length) return;
     this.partial.push(chunk.subarray(from));
     this.partialBytes += chunk.length - from;
-    if (this.partialBytes > FAST_LINE_MAX_BYTES) {
-      sdk(Buffer.concat(this.partial));
+    if (this.partialBytes > MAX_LINE_BYTES) {
+      this.dropping = this.partialBytes;
       this.partial = [];
       this.partialBytes = 0;
-      this.sdkHasPartial = true;
     }
+  }
+
+  /** A whole line: the fast path's, refused, or the SDK's. */
+  private take(line: Buffer, sdk: (chunk: Buffer) => void): void {
+    if (this.options.enabled && this.tryFastPath(line)) return;
+    const refusal = this.inbound.screen(line.toString('utf8'));
+    if (refusal) this.refuse(refusal);
+    else sdk(Buffer.concat([line, NEWLINE]));
+  }
+
+  /** Answers a line with an error in place of handling it. */
+  private refuse({ id, code, message }: Refusal): void {
+    if (this.closed) return;
+    this.writeLine(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`)?.catch((error: unknown) => this.onerror?.(new Error(`Failed to send response: ${String(error)}`)));
   }
 
   /** True when the fast path answers `line`; false hands it to the SDK. */
@@ -144,11 +175,16 @@ export class FastCallTransport extends SplicingStdioTransport {
       if (cancelled !== undefined) this.inFlight.get(cancelled)?.abort((JSON.parse(line.toString('utf8')) as { params: { reason?: unknown } }).params.reason);
       return false;
     }
-    if (!serving || this.inFlight.has(request.id) || FRONT_TOOL_NAMES.includes(request.name)) return false;
+    if (!serving || FRONT_TOOL_NAMES.includes(request.name)) return false;
     // A tool the mirror does not hold yet is the SDK's (the handler may look it up at the
     // editor). The arguments are not checked here: the handler checks them, as on the SDK
     // path, and its invalid-arguments result is written as any other (one validation a call).
     if (!serving.front().tool(request.name)) return false;
+    // An id a request still running has: refused, as on the SDK path, never run again.
+    if (!this.inbound.opened(request.id)) {
+      this.refuse(inUse(request.id));
+      return true;
+    }
     if (!this.answered) this.options.onFirstFastCall?.();
     this.answered = true;
     void this.answer(serving, request);
@@ -186,6 +222,7 @@ export class FastCallTransport extends SplicingStdioTransport {
     } finally {
       this.spliced.delete(id);
       if (this.inFlight.get(id) === signal) this.inFlight.delete(id);
+      this.inbound.answered(id);
     }
   }
 
@@ -214,6 +251,15 @@ export class FastCallTransport extends SplicingStdioTransport {
 /** `JSON.stringify({ result, jsonrpc: '2.0', id })` and its newline, as the SDK writes it, from the result's JSON. */
 export function resultLine(id: RequestId, resultJson: string): string {
   return `{"result":${resultJson},"jsonrpc":"2.0","id":${idJson(id)}}\n`;
+}
+
+/** The refusal of a line longer than the SDK reads: its id cannot be known without reading it all. */
+function tooLong(bytes: number): Refusal {
+  return {
+    id: null,
+    code: INVALID_REQUEST,
+    message: `Invalid Request: a message of ${bytes} bytes, more than the ${MAX_LINE_BYTES} a line may have; it was not read, and nothing was done. Send large content as a file in the project instead.`,
+  };
 }
 
 function errorResponse(id: RequestId, code: number, message: string, data?: unknown): JSONRPCMessage {
