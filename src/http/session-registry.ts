@@ -31,6 +31,8 @@ const MAX_TIMER_MS = 2_147_483_647;
 
 export class SessionRegistry<S extends ManagedSession, P extends string = string> {
   private readonly byId = new Map<string, Entry<S, P>>();
+  /** Per pool, the session put with `trim: false` past the ceiling, admitted on room it has yet to be given (see put). */
+  private readonly awaitingRoom = new Map<P, string>();
   private readonly pools = new Map<P, Pool<S, P>>();
   /** Shutdowns still running (they never reject); settled() and close() wait on them. */
   private readonly pending = new Set<Promise<void>>();
@@ -62,13 +64,15 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
    * makes room. Returns the ids evicted. Throws after close(). With `trim: false`, nobody is
    * evicted until `trimFor(id)`, even at the ceiling: for a session that may yet be refused,
    * which must not have evicted anyone for nothing. It is admitted only if room could be made
-   * (else PoolFullError as above), and until trimFor the pool may hold one past its ceiling.
+   * (else PoolFullError as above), one such at a time per pool (another meanwhile gets
+   * PoolFullError: two could count on the same session to evict), so until trimFor the pool
+   * holds at most one past its ceiling.
    * `source` says who opened it (see the header); a session put again keeps its proof.
    */
   put(id: string, pool: P, session: S, { trim = true, source = '' } = {}): string[] {
     if (this.closed) throw new Error('SessionRegistry is closed');
     const target = this.pool(pool);
-    const evicted = this.makeRoom(pool, target, this.byId.get(id), source, trim);
+    const evicted = this.makeRoom(pool, target, this.byId.get(id), source, trim ? undefined : id);
     // A loop, not an if: an onEnd that re-registers the id must not leave an orphan behind.
     let existing = this.byId.get(id);
     while (existing !== undefined && existing.session !== session) {
@@ -94,6 +98,7 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
   /** Evicts down to the capacity of the session's pool, never the session itself (see put); returns the ids evicted. */
   trimFor(id: string): string[] {
     const entry = this.byId.get(id);
+    if (entry && this.awaitingRoom.get(entry.pool) === id) this.awaitingRoom.delete(entry.pool);
     return entry ? this.trim(entry.pool, this.pool(entry.pool), entry) : [];
   }
 
@@ -247,16 +252,20 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
 
   /**
    * Before a session enters a pool at its ceiling (one already in it, being put again or
-   * replaced, keeps its place): evicts what may be evicted (only checks that it could, when not
-   * `evict`), or throws PoolFullError.
+   * replaced, keeps its place): evicts what may be evicted, or throws PoolFullError. With
+   * `provisional` (the id of a session put with `trim: false`), only checks that room could be
+   * made, and keeps that room for it until trimFor or its end.
    */
-  private makeRoom(name: P, pool: Pool<S, P>, existing: Entry<S, P> | undefined, source: string, evict: boolean): string[] {
+  private makeRoom(name: P, pool: Pool<S, P>, existing: Entry<S, P> | undefined, source: string, provisional: string | undefined): string[] {
     const limit = pool.options.ceiling - 1 + (existing?.pool === name ? 1 : 0);
     const arriving = existing?.pool === name && existing.source === source ? 0 : 1;
-    if (!evict) {
-      if (pool.entries.size > limit && victim(pool, this.now(), existing, source, (pool.held.get(source) ?? 0) + arriving) === undefined) {
+    if (provisional !== undefined) {
+      if (pool.entries.size <= limit) return [];
+      const waiting = this.awaitingRoom.get(name);
+      if ((waiting !== undefined && waiting !== provisional) || victim(pool, this.now(), existing, source, (pool.held.get(source) ?? 0) + arriving) === undefined) {
         throw new PoolFullError(name, pool.options.ceiling, nextEvictableInMs(pool, this.now()));
       }
+      this.awaitingRoom.set(name, provisional);
       return [];
     }
     const evicted = this.evictDownTo(pool, limit, existing, source, arriving);
@@ -287,6 +296,7 @@ export class SessionRegistry<S extends ManagedSession, P extends string = string
    */
   private end(entry: Entry<S, P>, reason: EndReason): Promise<void> {
     entry.live = false;
+    if (this.awaitingRoom.get(entry.pool) === entry.id) this.awaitingRoom.delete(entry.pool);
     if (this.byId.get(entry.id) === entry) this.byId.delete(entry.id);
     leave(this.pool(entry.pool), entry);
     this.emit('session-ended', { id: entry.id, pool: entry.pool, reason, pins: entry.pins });

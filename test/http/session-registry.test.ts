@@ -211,6 +211,24 @@ describe('eviction', () => {
     expect(registry.size('interactive')).toBe(4);
   });
 
+  it('admits a session that may yet be refused (trim: false) on room it could make, one at a time, and evicts for it only once it stays', async () => {
+    const { registry, advance } = setup({ interactive: { capacity: 1, ceiling: 2, recencyFloorMs: 1_000 } });
+    registry.put('a', 'interactive', new FakeSession('a'));
+    registry.put('b', 'interactive', new FakeSession('b'));
+    advance(1_000); // both may be evicted now: the pool sits at its ceiling
+    expect(registry.put('c', 'interactive', new FakeSession('c'), { trim: false })).toEqual([]);
+    expect(registry.size('interactive')).toBe(3);
+    // A second newcomer meanwhile would count on the same room: refused, so the pool stays within one of its ceiling.
+    expect(() => registry.put('d', 'interactive', new FakeSession('d'), { trim: false })).toThrow(PoolFullError);
+    // c refused after all: it ends, and nobody was evicted for it; the next one may have the room.
+    await registry.delete('c', 'refused');
+    expect(registry.has('a') && registry.has('b')).toBe(true);
+    expect(registry.put('d', 'interactive', new FakeSession('d'), { trim: false })).toEqual([]);
+    // d stays: room is made now, down to the capacity.
+    expect(registry.trimFor('d')).toEqual(['a', 'b']);
+    expect(registry.size('interactive')).toBe(1);
+  });
+
   it('never evicts a pinned session to stay under the ceiling: with all pinned, no retry time', () => {
     const { registry } = setup({ ephemeral: { capacity: 1, ceiling: 1 } });
     registry.put('a', 'ephemeral', new FakeSession('a'));
