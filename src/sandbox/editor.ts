@@ -106,6 +106,7 @@ export class SandboxEditor {
     const bridge = new MainThreadBridge(
       {
         projectRoot: this.project.root,
+        editorInstanceId: this.instanceId,
         buildMs: this.options.buildMs ?? 20_000,
         compileMs: this.options.compileMs ?? 1_000,
         testMs: this.options.testMs ?? 400,

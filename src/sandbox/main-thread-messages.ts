@@ -8,6 +8,12 @@ import type { HostStateName, ToolDescriptor, ToolResult } from '../protocol/inde
 
 export interface MainThreadSettings {
   projectRoot: string;
+  /**
+   * The editor process's instanceId: the same for every domain of one process, new for each
+   * process. What outlives a domain reload but not a restart (play mode, the undo history, a
+   * PlayMode test run under way) is kept for it: a pid may be the next process's too.
+   */
+  editorInstanceId: string;
   /** How long build_player blocks the main thread. */
   buildMs: number;
   /** How long compile_scripts takes before the domain reload. */

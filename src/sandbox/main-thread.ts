@@ -33,8 +33,8 @@ const console = new ConsoleLog(project);
  * Play mode outlives the domain reload entering it makes (a new main thread, same process), as
  * Unity's does; a restarted editor starts in edit mode, as Unity does.
  */
-const savedState = project.readJson<{ playing?: unknown; pid?: unknown } | null>(project.editorStatePath, null);
-let playing = savedState?.pid === process.pid && savedState.playing === true;
+const savedState = project.readJson<{ playing?: unknown; editor?: unknown } | null>(project.editorStatePath, null);
+let playing = savedState?.editor === settings.editorInstanceId && savedState.playing === true;
 /** Only with --conformance-fixtures: the official MCP conformance suite's fixtures. */
 const fixtures = settings.conformanceFixtures ? new ConformanceState() : undefined;
 
@@ -53,10 +53,10 @@ const tools = new Map<string, SandboxTool>(
  */
 function loadUndoHistory(): UndoHistory<ScenesSnapshot> {
   const path = join(project.library, 'Tether', 'undo-history.json');
-  const saved = project.readJson<(UndoRecord<ScenesSnapshot> & { pid: number }) | undefined>(path, undefined);
+  const saved = project.readJson<(UndoRecord<ScenesSnapshot> & { editor: string }) | undefined>(path, undefined);
   return new UndoHistory(scenes.undoTarget, {
-    ...(saved && saved.pid === process.pid ? { initial: saved } : {}),
-    onChange: (record) => project.writeJson(path, { pid: process.pid, ...record }),
+    ...(saved && saved.editor === settings.editorInstanceId ? { initial: saved } : {}),
+    onChange: (record) => project.writeJson(path, { editor: settings.editorInstanceId, ...record }),
   });
 }
 
@@ -119,7 +119,7 @@ function contextFor(callId: string, reload: { cause?: ReloadCause }, cancellable
     },
     set playing(value: boolean) {
       playing = value;
-      project.writeJson(project.editorStatePath, { playing, pid: process.pid });
+      project.writeJson(project.editorStatePath, { playing, editor: settings.editorInstanceId });
     },
     runTool: async (name, args) => {
       const tool = tools.get(name);

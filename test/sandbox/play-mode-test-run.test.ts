@@ -63,8 +63,8 @@ const playing = async (mcp: ToolSession): Promise<boolean> => (await mcp.ok<{ pl
 
 describe('run_tests in PlayMode', () => {
   it('answers as the run starts when entering play mode reloads the domain; the run goes on in the next domain, then leaves play mode', async () => {
-    // Each test a second: the run outlasts the answer, which comes once the reload is over.
-    const { workspace, mcp } = await startToolSandbox({ args: ['--test-ms', '1000'] });
+    // Each test two seconds: the run outlasts the answer, which comes once the reload is over.
+    const { workspace, mcp } = await startToolSandbox({ args: ['--test-ms', '2000'] });
     expect(await mcp.ok('run_tests', { mode: 'PlayMode' })).toEqual({
       mode: 'PlayMode',
       finished: false,
@@ -92,6 +92,16 @@ describe('run_tests in PlayMode', () => {
     );
     // Done, a new run goes ahead.
     expect(await mcp.ok('run_tests', { testNames: ['Player.MovesForward'] })).toMatchObject({ mode: 'EditMode', finished: true, passed: 1 });
+  });
+
+  it('goes on in the domain after another reload during the run (a compile), and still ends back in edit mode', async () => {
+    const { workspace, mcp } = await startToolSandbox({ args: ['--test-ms', '1000'] });
+    expect(await mcp.ok('run_tests', { mode: 'PlayMode' })).toMatchObject({ finished: false });
+    // A compile reloads the domain again while the run goes on: the next domain runs it again.
+    expect(await mcp.ok('compile_scripts')).toMatchObject({ domainReload: true });
+    await expect.poll(() => latestResults(workspace.project)?.mode, { timeout: 20_000 }).toBe('PlayMode');
+    expect(latestResults(workspace.project)).toMatchObject(PLAY_MODE_RESULTS);
+    await expect.poll(() => playing(mcp), { timeout: 5_000 }).toBe(false);
   });
 
   it('is not gone on with by a restarted editor, which starts in edit mode, as Unity does', async () => {

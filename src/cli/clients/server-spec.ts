@@ -19,13 +19,13 @@ export function tetherBin(): string {
   return join(packageRoot(), 'bin', 'tether.js');
 }
 
-/** `platform`: the one the client runs on (this one, but for lines printed for another's shell). */
-export function stdioSpec(project: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): ServerSpec {
+/** `platform` and `home`: the client's machine (this one, but for lines printed for another's shell, and in tests). */
+export function stdioSpec(project: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home?: string): ServerSpec {
   return {
     transport: 'stdio',
     command: process.execPath,
     args: [tetherBin(), 'mcp', '--project', project],
-    env: env.TETHER_HOME ? { TETHER_HOME: tetherHome(env, platform) } : {},
+    env: env.TETHER_HOME ? { TETHER_HOME: tetherHome(env, platform, home) } : {},
   };
 }
 

@@ -48,7 +48,7 @@ export async function run(options: DoctorOptions, ctx: ClientContext = currentCo
     env = server?.transport === 'stdio' ? client.serverEnvironment(server.env, ctx.env) : definedOnly(ctx.env);
   } else {
     subject = 'the stdio command tether setup writes';
-    const spec = stdioSpec(project, ctx.env);
+    const spec = stdioSpec(project, ctx.env, ctx.platform, ctx.home);
     server = spec.transport === 'stdio' ? { ...spec } : undefined;
     env = { ...definedOnly(ctx.env), ...(spec.transport === 'stdio' ? spec.env : {}) };
   }

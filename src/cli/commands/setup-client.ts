@@ -38,7 +38,7 @@ export function run(clientName: string | undefined, options: SetupClientOptions,
   if (!client) throw new ExitError(`Unknown client "${clientName}". Tether sets up: ${CLIENTS.map((c) => c.id).join(', ')}.`, 2);
   const scope = chooseScope(client, options.scope);
   if (options.http && client.noHttp) throw new ExitError(client.noHttp, 2);
-  const spec: ServerSpec = options.http ? httpSpec(project, options.url ?? serveUrl(ctx.env)) : stdioSpec(project, ctx.env);
+  const spec: ServerSpec = options.http ? httpSpec(project, options.url ?? serveUrl(ctx.env)) : stdioSpec(project, ctx.env, ctx.platform, ctx.home);
   process.stdout.write(`${setUp(client, scope, project, name, spec, ctx, options.dryRun === true).join('\n')}\n`);
 }
 

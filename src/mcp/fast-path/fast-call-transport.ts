@@ -215,14 +215,17 @@ export class FastCallTransport extends SplicingStdioTransport {
       // A cancelled request gets no response, as from the SDK. A result whose long strings
       // are held goes through send, which splices them in.
       if (signal.aborted) return;
-      if (line !== undefined && !this.spliced.delete(id)) await this.writeLine(line);
-      else await this.send(response);
+      if (line !== undefined && !this.spliced.delete(id)) {
+        // Its id is free once its answer is on its way (send frees the others'), not once written:
+        // a client that has read it may use the id again before a slow write's drain.
+        this.inbound.answered(id);
+        await this.writeLine(line);
+      } else await this.send(response);
     } catch (error) {
       this.onerror?.(new Error(`Failed to send response: ${String(error)}`));
     } finally {
       this.spliced.delete(id);
       if (this.inFlight.get(id) === signal) this.inFlight.delete(id);
-      this.inbound.answered(id);
     }
   }
 

@@ -132,7 +132,8 @@ export const UNSAVED_BEFORE_TESTS =
 
 /** A PlayMode run the reload of entering play mode interrupted, for the next domain of the editor process that started it. */
 interface InterruptedRun {
-  pid: number;
+  /** The editor process that started it (MainThreadSettings.editorInstanceId). */
+  editor: string;
   selection: TestSelection;
 }
 
@@ -153,7 +154,7 @@ export async function runTests(context: MainThreadContext, selection: TestSelect
   context.scenes.saveBeforeTests(unsavedChanges);
   const all = projectTests(context);
   if (selection.mode === 'PlayMode' && reloadsOnEnteringPlayMode(context.project)) {
-    context.project.writeJson(interruptedRunPath(context), { pid: process.pid, selection } satisfies InterruptedRun);
+    context.project.writeJson(interruptedRunPath(context), { editor: context.settings.editorInstanceId, selection } satisfies InterruptedRun);
     setPlayMode(context, 'enter');
     return { ...summaryOf(selection.mode, [], 0), finished: false, domainReload: true, note: ACROSS_RELOAD_NOTE };
   }
@@ -169,8 +170,10 @@ export async function finishInterruptedRun(context: MainThreadContext): Promise<
   const path = interruptedRunPath(context);
   const run = context.project.readJson<InterruptedRun | null>(path, null);
   if (run === null) return;
-  rmSync(path, { force: true });
-  if (run.pid !== process.pid) return;
+  if (run.editor !== context.settings.editorInstanceId) {
+    rmSync(path, { force: true });
+    return;
+  }
   finishing = true;
   try {
     await runSelected(context, run.selection, projectTests(context), selector(run.selection));
@@ -179,6 +182,8 @@ export async function finishInterruptedRun(context: MainThreadContext): Promise<
   } finally {
     finishing = false;
   }
+  // Gone only now: a domain reload during the run (a compile) leaves it for the next domain to run again.
+  rmSync(path, { force: true });
   setPlayMode(context, 'exit');
   context.announce('ready');
 }
