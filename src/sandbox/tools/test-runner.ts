@@ -153,6 +153,8 @@ export async function runTests(context: MainThreadContext, selection: TestSelect
   if (context.playing) throw new TetherError('TOOL_FAILED', PLAY_MODE_REFUSED, { tool: 'run_tests' });
   context.scenes.saveBeforeTests(unsavedChanges);
   const all = projectTests(context);
+  // The last run's results must not pass for this one's (a PlayMode run's caller is told to read the file).
+  rmSync(join(context.project.root, RESULTS_PATH), { force: true });
   if (selection.mode === 'PlayMode' && reloadsOnEnteringPlayMode(context.project)) {
     context.project.writeJson(interruptedRunPath(context), { editor: context.settings.editorInstanceId, selection } satisfies InterruptedRun);
     setPlayMode(context, 'enter');

@@ -30,6 +30,9 @@ namespace Tether.Core.Host
         private readonly IHostLog _log;
         private readonly string _recordsDir;
         private readonly object _lifecycle = new object();
+        /// <summary>Its record was written: only then is there one to mark for a reload.</summary>
+        private volatile bool _advertised;
+
         private readonly string _startedAt = HostRecord.FormatTime(DateTime.UtcNow);
         private volatile string _state = "ready";
         private bool _started;
@@ -112,6 +115,7 @@ namespace Tether.Core.Host
                 try
                 {
                     HostRecords.Write(_recordsDir, Record());
+                    _advertised = true;
                 }
                 catch (Exception error)
                 {
@@ -166,7 +170,7 @@ namespace Tether.Core.Host
         /// </summary>
         private void MarkReloading()
         {
-            if (!_options.Advertise || Port == 0) return;
+            if (!_advertised) return;
             try
             {
                 var record = Record();

@@ -62,14 +62,24 @@ namespace Tether.Unity.Scenes
         /// <summary>The scenes that closing <paramref name="closing"/> would lose changes of, or the refusal when the caller said "refuse".</summary>
         public static IReadOnlyList<string> UnsavedToHandle(string tool, string unsavedChanges, IEnumerable<(string Path, string Name, bool IsDirty)> closing)
         {
-            var dirty = closing.Where(scene => scene.IsDirty).Select(scene => scene.Path.Length > 0 ? scene.Path : scene.Name).ToList();
+            var dirty = closing.Where(scene => scene.IsDirty).Select(Shown).ToList();
             if (dirty.Count == 0 || unsavedChanges != "refuse") return dirty;
-            var problem = "unsaved changes in " + string.Join(", ", dirty.Select(s => "\"" + s + "\""));
-            throw new TetherException(
-                ErrorCodes.InvalidArguments,
-                "Invalid arguments for " + tool + ": unsavedChanges: " + problem + " would be lost. Save them first (save_scene), or call again with unsavedChanges \"save\" or \"discard\".",
-                new JObject { ["tool"] = tool, ["field"] = "unsavedChanges", ["problem"] = problem, ["scenes"] = new JArray(dirty) });
+            throw UnsavedRefused(tool, dirty, " would be lost. Save them first (save_scene), or call again with unsavedChanges \"save\" or \"discard\".");
         }
+
+        /// <summary>INVALID_ARGUMENTS naming the scenes with unsaved changes a tool will not go past; <paramref name="rest"/> says why and what to do.</summary>
+        public static TetherException UnsavedRefused(string tool, IReadOnlyList<string> scenes, string rest)
+        {
+            var problem = "unsaved changes in " + string.Join(", ", scenes.Select(s => "\"" + s + "\""));
+            return new TetherException(
+                ErrorCodes.InvalidArguments,
+                "Invalid arguments for " + tool + ": unsavedChanges: " + problem + rest,
+                new JObject { ["tool"] = tool, ["field"] = "unsavedChanges", ["problem"] = problem, ["scenes"] = new JArray(scenes) });
+        }
+
+        /// <summary>A scene as the hierarchy shows it: its path, or for one never saved its name ("Untitled" when it has none).</summary>
+        public static string Shown((string Path, string Name, bool IsDirty) scene) =>
+            scene.Path.Length > 0 ? scene.Path : scene.Name.Length > 0 ? scene.Name : "Untitled";
 
         /// <summary>The folder a new scene's file goes in, created if missing (Unity saves only into existing folders).</summary>
         public static void EnsureFolder(string projectRoot, string relativePath)

@@ -53,9 +53,26 @@ namespace Tether.Unity.Testing
                 categoryNames = TestSelection.OrNull(selection.CategoryNames),
                 assemblyNames = TestSelection.OrNull(selection.AssemblyNames),
             };
+            // The last run's results must not pass for this one's (a PlayMode run's caller is told to read the file).
+            try { File.Delete(ProjectPaths.ResolveInside(_projectRoot, ResultsPath)); } catch (Exception) { /* none, or not ours to remove: the run writes it */ }
             _session.SetString(ModeKey, selection.Mode);
-            _api.Execute(new ExecutionSettings(filter));
+            try
+            {
+                _api.Execute(new ExecutionSettings(filter));
+            }
+            catch
+            {
+                _session.SetString(ModeKey, "");
+                throw;
+            }
         }
+
+        /// <summary>
+        /// Whether a run Tether started has not ended: kept across the reload a PlayMode run makes,
+        /// where no call listens any more. (Read only in play mode: a run that ended without a word
+        /// from the framework must not keep the mark for ever.)
+        /// </summary>
+        public bool RunGoingOn => _session.GetString(ModeKey, "").Length > 0;
 
         public void RunStarted(ITestAdaptor testsToRun) => Listener?.RunStarted(testsToRun?.TestCaseCount ?? 0);
 
@@ -91,7 +108,7 @@ namespace Tether.Unity.Testing
             _log.Warning("The Test Runner could not run the tests: " + message);
             var listener = Listener;
             Listener = null;
-            listener?.RunFailed(message);
+            listener?.RunFailed(message + " (read_console has the exception)");
         }
 
         private void Write(TestRunSummary summary)

@@ -2,6 +2,7 @@ using System.Collections.Generic;
 using System.Linq;
 using Newtonsoft.Json.Linq;
 using Tether.Core.Protocol;
+using Tether.Unity.Scenes;
 
 namespace Tether.Unity.Testing
 {
@@ -41,14 +42,12 @@ namespace Tether.Unity.Testing
             if (dirty.Count == 0) return new string[0];
             if (unsavedChanges != "save")
             {
-                var names = dirty.Select(Shown).ToList();
-                var problem = "unsaved changes in " + string.Join(", ", names.Select(name => "\"" + name + "\""));
-                throw new TetherException(
-                    ErrorCodes.InvalidArguments,
-                    "Invalid arguments for run_tests: unsavedChanges: " + problem + ": Unity's Test Runner would first ask in a dialog whether to save them, holding the editor until someone answers. Save them (save_scene), or call again with unsavedChanges \"save\".",
-                    new JObject { ["tool"] = Tool, ["field"] = "unsavedChanges", ["problem"] = problem, ["scenes"] = new JArray(names) });
+                throw ScenePaths.UnsavedRefused(
+                    Tool,
+                    dirty.Select(ScenePaths.Shown).ToList(),
+                    ": Unity's Test Runner would first ask in a dialog whether to save them, holding the editor until someone answers. Save them (save_scene), or call again with unsavedChanges \"save\".");
             }
-            var untitled = dirty.Where(scene => scene.Path.Length == 0).Select(Shown).FirstOrDefault();
+            var untitled = dirty.Where(scene => scene.Path.Length == 0).Select(ScenePaths.Shown).FirstOrDefault();
             if (untitled != null)
             {
                 throw new TetherException(
@@ -59,8 +58,5 @@ namespace Tether.Unity.Testing
             return dirty.Select(scene => scene.Path).ToList();
         }
 
-        /// <summary>A scene as the hierarchy shows it: its path, or for one never saved its name ("Untitled" when it has none).</summary>
-        private static string Shown((string Path, string Name, bool IsDirty) scene) =>
-            scene.Path.Length > 0 ? scene.Path : scene.Name.Length > 0 ? scene.Name : "Untitled";
     }
 }

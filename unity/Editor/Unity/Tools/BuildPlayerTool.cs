@@ -95,7 +95,7 @@ namespace Tether.Unity.Tools
         public static object BuildPlayer(BuildPlayerArgs args, IToolContext context)
         {
             var services = EditorServices.Require();
-            var target = BuildPaths.TargetOf(args.Target, EditorUserBuildSettings.activeBuildTarget.ToString());
+            var target = args.Target ?? EditorUserBuildSettings.activeBuildTarget.ToString();
             if (EditorApplication.isPlaying)
             {
                 throw new TetherException(ErrorCodes.ToolFailed, "Unity cannot build a player in play mode. Exit play mode (play_mode with action \"exit\"), then build.", new JObject { ["tool"] = "build_player", ["target"] = target });
@@ -104,6 +104,7 @@ namespace Tether.Unity.Tools
             {
                 throw new TetherException(ErrorCodes.ToolFailed, "Unity is already building a player. Wait for that build to finish, then build again.", new JObject { ["tool"] = "build_player", ["target"] = target });
             }
+            target = BuildPaths.TargetOf(args.Target, target);
             var buildTarget = (BuildTarget)Enum.Parse(typeof(BuildTarget), target);
             if (!BuildPipeline.IsBuildTargetSupported(BuildPipeline.GetBuildTargetGroup(buildTarget), buildTarget)) throw BuildPaths.NotInstalled(target);
             var output = BuildPaths.Output(services.ProjectRoot, target, args.OutputPath, args.AllowOutsideProject);

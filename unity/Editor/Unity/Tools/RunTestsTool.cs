@@ -80,11 +80,12 @@ namespace Tether.Unity.Tools
                     "Unity cannot run tests while scripts have compile errors. Fix them (read_console lists them), run compile_scripts, then try again.",
                     new JObject { ["tool"] = "run_tests" });
             }
-            if (tests.Listener != null)
+            // Its call, or (in the next domain of a PlayMode run, still playing) the run itself.
+            if (tests.Listener != null || (EditorApplication.isPlaying && tests.RunGoingOn))
             {
                 throw new TetherException(ErrorCodes.ToolFailed, "A test run started by Tether is still going. Wait for it, then run tests again.", new JObject { ["tool"] = "run_tests" });
             }
-            TestRunRules.RequireEditMode(EditorApplication.isPlaying);
+            TestRunRules.RequireEditMode(EditorApplication.isPlayingOrWillChangePlaymode);
             SaveScenes(TestRunRules.ScenesToSave(args.UnsavedChanges, SceneFileTools.Loaded().Select(scene => (scene.path, scene.name, scene.isDirty))));
             if (args.Mode == "PlayMode" && PlayModeTool.ReloadsOnEnter())
             {

@@ -34,6 +34,9 @@ namespace UnityEditor
         // https://docs.unity3d.com/ScriptReference/EditorApplication-isPlaying.html
         public static bool isPlaying { get; set; }
 
+        // https://docs.unity3d.com/ScriptReference/EditorApplication-isPlayingOrWillChangePlaymode.html
+        public static bool isPlayingOrWillChangePlaymode => isPlaying;
+
         // https://docs.unity3d.com/ScriptReference/EditorApplication-isCompiling.html
         public static bool isCompiling { get; internal set; }
 
