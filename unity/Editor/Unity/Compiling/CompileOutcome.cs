@@ -66,6 +66,13 @@ namespace Tether.Unity.Compiling
         /// <summary>Unity compiled nothing: the scripts were up to date.</summary>
         public bool UpToDate { get; set; }
 
+        /// <summary>
+        /// Unity compiled nothing in play mode: whether the scripts were up to date or Unity puts the
+        /// compile off until play mode ends (Preferences, General, Script Changes While Playing),
+        /// only leaving play mode shows.
+        /// </summary>
+        public bool PutOffInPlayMode { get; set; }
+
         public IReadOnlyList<CompileMessage> Messages => _messages;
 
         public IEnumerable<CompileMessage> Errors => _messages.Where(message => message.Severity == "error");
@@ -91,8 +98,12 @@ namespace Tether.Unity.Compiling
             AssembliesCompiled = AssembliesCompiled,
             Note = DomainReload
                 ? "The editor reloads its code domain now: the connection drops for a few seconds. The project's [TetherTool] methods load with the new domain; tools/list shows them once the editor is back."
+                : PutOffInPlayMode ? PutOffNote
                 : UpToDate ? "Unity found nothing to compile: the scripts were up to date, so the domain does not reload." : null,
         };
+
+        public const string PutOffNote =
+            "Unity compiled nothing: the editor is in play mode, where the scripts may be up to date or their compile put off until play mode ends (Preferences, General, Script Changes While Playing). Exit play mode (play_mode \"exit\"), then compile_scripts, to know.";
 
         public JObject ToJson() => (JObject)ToolJson.FromObject(ToResult());
 

@@ -14,7 +14,7 @@ namespace Tether.Unity.Compiling
     /// </summary>
     internal static class CompileWait
     {
-        /// <summary>Unity starts a requested compilation within a few ticks; none by then means nothing needed compiling.</summary>
+        /// <summary>Unity starts a requested compilation within a few ticks; none by then means nothing needed compiling, or (in play mode) that Unity puts it off.</summary>
         private const long StartWithinMs = 5000;
 
         /// <param name="trigger">What makes Unity compile (a request, an import); run once the wait listens.</param>
@@ -54,7 +54,10 @@ namespace Tether.Unity.Compiling
             }
             wait.EveryTick(() =>
             {
-                if (!watcher.Compiling && !EditorApplication.isCompiling && wait.ElapsedMs > StartWithinMs) End(new CompileOutcome { UpToDate = true });
+                if (!watcher.Compiling && !EditorApplication.isCompiling && wait.ElapsedMs > StartWithinMs)
+                {
+                    End(EditorApplication.isPlaying ? new CompileOutcome { PutOffInPlayMode = true } : new CompileOutcome { UpToDate = true });
+                }
             });
             return wait.Task;
         }

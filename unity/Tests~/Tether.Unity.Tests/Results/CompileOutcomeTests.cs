@@ -63,5 +63,16 @@ namespace Tether.Unity.Tests.Results
             Assert.That((bool)json["domainReload"], Is.False);
             Assert.That((string)json["note"], Does.Contain("up to date"));
         }
+
+        [Test]
+        public void NothingCompiledInPlayModeIsNotSaidUpToDate()
+        {
+            // Unity may put the compile off until play mode ends: only leaving it tells.
+            var json = (JObject)new CompileOutcome { PutOffInPlayMode = true }.Answer();
+            Assert.That((bool)json["domainReload"], Is.False);
+            Assert.That((string)json["note"], Is.EqualTo(CompileOutcome.PutOffNote));
+            Assert.That((string)json["note"], Does.Not.Contain("were up to date"));
+            Assert.That((string)json["note"], Does.Contain("Exit play mode (play_mode \"exit\"), then compile_scripts"));
+        }
     }
 }
