@@ -6,12 +6,12 @@
  */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import path, { join } from 'node:path';
+import path, { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { claudeCode, projectKey } from '../../src/cli/clients/claude-code.js';
 import { AmbiguousClaudeDesktopConfigError, claudeDesktop } from '../../src/cli/clients/claude-desktop.js';
 import { parseDocument, valueAt, withServer } from '../../src/cli/clients/config-document.js';
-import { fileChecks, samePath } from '../../src/cli/clients/doctor-checks.js';
+import { fileChecks, samePath, windowsHomeCheck } from '../../src/cli/clients/doctor-checks.js';
 import type { ClientContext, ServerSpec } from '../../src/cli/clients/types.js';
 import { run as doctor } from '../../src/cli/commands/doctor.js';
 import { listClients } from '../../src/cli/commands/setup-client.js';
@@ -147,5 +147,15 @@ describe('doctor: the editor’s project and --project, as one folder however na
     const record = { instanceId: 'i', pid: process.pid, port: 1, host: '127.0.0.1', token: 't', projectPath: real, kind: 'unity', protocolVersion: 1, startedAt: new Date().toISOString() };
     writeHostRecord(record, join(home, 'hosts'));
     expect(fileChecks(home, join(link, 'MyGame')).map((c) => c.title)).toContain('host protocol');
+  });
+
+  it("says on Windows what keeps TETHER_HOME private, the profile's access list, instead of modes it cannot check", () => {
+    const home = folder();
+    const inside = fileChecks(home, home, true, dirname(home));
+    expect(inside.find((c) => c.title === 'TETHER_HOME private')).toMatchObject({ ok: true, detail: expect.stringContaining('under your user profile') });
+    expect(inside.find((c) => c.title === 'record and token files private')).toMatchObject({ skipped: true, detail: expect.stringContaining('Windows has no file modes') });
+    expect(windowsHomeCheck('C:\\Users\\Ana\\AppData\\Local\\tether', 'c:\\users\\ana')).toMatchObject({ ok: true });
+    expect(windowsHomeCheck('C:\\tether', 'C:\\Users\\ana')).toMatchObject({ ok: false, detail: expect.stringContaining('outside your user profile'), fix: expect.stringContaining('icacls') });
+    expect(windowsHomeCheck('C:\\Users\\anatole\\tether', 'C:\\Users\\ana')).toMatchObject({ ok: false });
   });
 });

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join, win32 } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { HostRecord, canonicalPath } from '../../discovery/host-record.js';
@@ -164,16 +164,37 @@ export function samePath(a: string, b: string): boolean {
   return norm(a) === norm(b);
 }
 
+/** On Windows: whether TETHER_HOME is under the user profile, whose access list keeps it the user's. */
+export function windowsHomeCheck(home: string, profile: string): Check {
+  const inside = win32.relative(profile.toLowerCase(), home.toLowerCase());
+  if (inside === '' || (!inside.startsWith('..') && !win32.isAbsolute(inside))) {
+    return pass('TETHER_HOME private', `${home}: under your user profile, whose access list keeps it yours (Windows has no file modes: that list is what Tether relies on)`);
+  }
+  return fail(
+    'TETHER_HOME private',
+    `${home} is outside your user profile (${profile}): on Windows a folder takes the access list of the one it is in, which often lets other users read it, and the editor's token with it`,
+    `unset TETHER_HOME (the default is under %LOCALAPPDATA%), set it to a folder under your profile, or restrict it to yourself: icacls "${home}" /inheritance:r /grant:r "%USERNAME%:(OI)(CI)F"`,
+  );
+}
+
 export function tokenFixHint(): string {
   return 'TETHER_TOKEN must hold the contents of the serve-token file under TETHER_HOME';
 }
 
-/** TETHER_HOME, host records, serve's token and state: private to this user (0600, 0700). */
-export function fileChecks(home: string, project: string): Check[] {
+/**
+ * TETHER_HOME, host records, serve's token and state: private to this user (0600, 0700). On
+ * Windows there are no such modes to check: what keeps them private is the access list of the
+ * folder they are in, which the user profile's is (%LOCALAPPDATA%, the default), and a folder
+ * elsewhere (C:\tether) usually is not, so that is what is said.
+ */
+export function fileChecks(home: string, project: string, windows = process.platform === 'win32', profile = process.env.USERPROFILE ?? homedir()): Check[] {
   const checks: Check[] = [];
   if (!existsSync(home)) return [skip('private files', `${home} does not exist yet (no editor or server has run with it)`)];
-  const homeProblem = whyNotPrivate(statSync(home), OPEN_TO_OTHERS);
-  checks.push(homeProblem ? fail('TETHER_HOME private', `${home}: ${homeProblem}`, `chmod 700 '${home}'`) : pass('TETHER_HOME private', home));
+  if (windows) checks.push(windowsHomeCheck(home, profile));
+  else {
+    const homeProblem = whyNotPrivate(statSync(home), OPEN_TO_OTHERS);
+    checks.push(homeProblem ? fail('TETHER_HOME private', `${home}: ${homeProblem}`, `chmod 700 '${home}'`) : pass('TETHER_HOME private', home));
+  }
   const files = [tokenPath(home), serveStatePath(home)];
   const records = hostsDir(home);
   if (existsSync(records)) for (const name of readdirSync(records)) if (name.endsWith('.json')) files.push(join(records, name));
@@ -189,9 +210,11 @@ export function fileChecks(home: string, project: string): Check[] {
   }
   const present = files.filter((f) => existsSync(f)).length;
   checks.push(
-    exposed.length > 0
-      ? fail('record and token files private', exposed.join('; '), `chmod 600 each file named (a token others could read must be replaced: delete ${tokenPath(home)} and restart tether serve)`)
-      : pass('record and token files private', `${present} file${present === 1 ? '' : 's'} checked, each 0600`),
+    windows
+      ? skip('record and token files private', `Windows has no file modes to check: the files are as private as TETHER_HOME's folder (above)`)
+      : exposed.length > 0
+        ? fail('record and token files private', exposed.join('; '), `chmod 600 each file named (a token others could read must be replaced: delete ${tokenPath(home)} and restart tether serve)`)
+        : pass('record and token files private', `${present} file${present === 1 ? '' : 's'} checked, each 0600`),
   );
   if (recordForProject) {
     const supported = SUPPORTED_PROTOCOL_VERSIONS.includes(recordForProject.protocolVersion);
