@@ -64,7 +64,10 @@ export function bindHostName(address: string): string | undefined {
  * check ignores ports); a scheme, path, user or wildcard is refused rather than guessed at.
  */
 export function allowedHostName(name: string): string {
-  const hostname = /^[^/\\@?#*\s]+$/.test(name) ? bindHostName(name) : undefined;
+  // A fully qualified name's final dot is dropped: the Host check refuses a Host header that
+  // ends in one, so the name it would have to match is the one without it.
+  const named = /^[^/\\@?#*\s]+$/.test(name) ? bindHostName(name) : undefined;
+  const hostname = named?.startsWith('[') ? named : named?.replace(/\.+$/, '');
   if (!hostname) {
     throw new TetherError(
       'INVALID_PARAMS',

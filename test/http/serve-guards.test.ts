@@ -142,9 +142,11 @@ describe('tether serve guards', () => {
   it('names allowed hosts and origins as requests carry them', () => {
     expect(allowedHostName('Unity-Box.LAN')).toBe('unity-box.lan');
     expect(allowedHostName('unity-box.lan:7420')).toBe('unity-box.lan');
+    // A fully qualified name's dot: the Host header it is compared with cannot carry it.
+    expect(allowedHostName('unity-box.lan.')).toBe('unity-box.lan');
     expect(allowedHostName('FE80::1')).toBe('[fe80::1]');
     expect(allowedHostName('[fe80::1]')).toBe('[fe80::1]');
-    for (const bad of ['', 'a b', 'user@box', 'box/path', 'box:port', '*.lan']) expect(() => allowedHostName(bad)).toThrow(/is not a host name/);
+    for (const bad of ['', '.', 'a b', 'user@box', 'box/path', 'box:port', '*.lan']) expect(() => allowedHostName(bad)).toThrow(/is not a host name/);
     expect(allowedOrigin('HTTPS://IDE.example:443/')).toBe('https://ide.example');
     expect(allowedOrigin('http://ide.example:8080')).toBe('http://ide.example:8080');
     for (const bad of ['ide.example', 'ftp://ide.example', 'https://ide.example/app', 'https://u@ide.example', 'https://ide.example/?x=1']) {
