@@ -333,11 +333,9 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
       // The host said when to expect it; its record changing usually brings us back sooner.
       this.retry.after(Math.max(50, bye.expectedBackMs ?? 1_000));
     } else {
-      // Its port refuses, and its record, still there, says it is between two listeners for a
-      // domain reload, whether or not this link saw the reload begin. (A record without that
-      // mark whose process seems to live is an editor that crashed, its pid perhaps another
-      // process's now: nothing will come back there.) The state stays `lost`, backing off as
-      // for any absence, so that an editor that never listens again is not "reloading" forever.
+      // Its port refuses and its record, still there, says it is reloading (seen begin or not);
+      // unmarked, it is an editor that crashed, its pid perhaps another process's now. The state
+      // stays `lost`, backing off as for any absence: one never back is not "reloading" forever.
       const record = this.attemptRecord;
       const now = record && error.data.errno === 'ECONNREFUSED' ? this.recordNow(record) : undefined;
       if (now && markedReloading(now)) {
