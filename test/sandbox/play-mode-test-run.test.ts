@@ -65,6 +65,9 @@ describe('run_tests in PlayMode', () => {
   it('answers as the run starts when entering play mode reloads the domain; the run goes on in the next domain, then leaves play mode', async () => {
     // Each test two seconds: the run outlasts the answer, which comes once the reload is over.
     const { workspace, mcp } = await startToolSandbox({ args: ['--test-ms', '2000'] });
+    // An earlier run's results, which must not pass for this run's.
+    await mcp.ok('run_tests', { testNames: ['Player.MovesForward'] });
+    expect(latestResults(workspace.project)?.mode).toBe('EditMode');
     expect(await mcp.ok('run_tests', { mode: 'PlayMode' })).toEqual({
       mode: 'PlayMode',
       finished: false,
@@ -79,7 +82,8 @@ describe('run_tests in PlayMode', () => {
       domainReload: true,
       note: NOTE,
     });
-    // The run goes on in play mode, and a new one waits for it.
+    // The run goes on in play mode, and a new one waits for it; the last run's results are gone.
+    expect(latestResults(workspace.project)).toBeUndefined();
     expect(await playing(mcp)).toBe(true);
     expect(await mcp.fails('run_tests', {}, 'TOOL_FAILED')).toBe(STILL_RUNNING);
 
