@@ -112,6 +112,17 @@ describe('a session evicted while a task it started runs', () => {
   });
 });
 
+/** Everything a response's stream carries until it ends; rejects if the stream is cut. */
+async function readToEnd(response: Response): Promise<string> {
+  const reader = response.body!.getReader();
+  let text = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return text;
+    text += new TextDecoder().decode(value);
+  }
+}
+
 describe('a server shutting down with a call in flight', () => {
   it('cancels the call at the editor and answers it on its stream before the connection closes', async () => {
     const workspace = createWorkspace();
@@ -123,19 +134,11 @@ describe('a server shutting down with a call in flight', () => {
       headers: session,
       body: JSON.stringify({ jsonrpc: '2.0', id: 'build', method: 'tools/call', params: { name: 'build_player', arguments: { target: 'WebGL' } } }),
     });
-    const reader = call.body!.getReader();
-    let text = '';
-    const streamed = (async () => {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        text += new TextDecoder().decode(value);
-      }
-    })();
+    const streamed = readToEnd(call);
     await expect.poll(() => executedTools(workspace), { timeout: 10_000 }).toContain('build_player');
 
     expect(await served.server.stop()).toBe(0);
-    await streamed; // the stream ended, and it did not break (a cut stream rejects the read)
+    const text = await streamed; // the stream ended, and it did not break (a cut stream rejects the read)
     expect(text).toContain('"id":"build"');
     expect(text).toMatch(/"isError":true/);
     expect(text).toContain('tether serve is shutting down.');
@@ -158,19 +161,11 @@ describe('a server shutting down with a call in flight', () => {
         return resumed.status;
       })
       .toBe(200);
-    const reader = resumed.body!.getReader();
-    let text = '';
-    const streamed = (async () => {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        text += new TextDecoder().decode(value);
-      }
-    })();
+    const streamed = readToEnd(resumed);
     await expect.poll(() => executedTools(workspace), { timeout: 10_000 }).toContain('build_player');
 
     expect(await served.server.stop()).toBe(0);
-    await streamed;
+    const text = await streamed;
     expect(text).toContain('"id":"build"');
     expect(text).toContain('tether serve is shutting down.');
     expect(buildLog(workspace)).toEqual([expect.objectContaining({ status: 'cancelled' })]);
