@@ -10,6 +10,10 @@ import { callFails, callOk } from '../helpers/tool-call.js';
 import { cleanupProcesses, runToExit, TETHER_BIN, type Workspace } from '../helpers/processes.js';
 import { startToolSandbox, type ToolSession } from '../helpers/tool-session.js';
 
+/** The Unity package's PlayModeRules.EnteringNote, word for word: entering answers before the reload, so before play mode is seen. */
+const ENTERING_NOTE =
+  "Unity answered as it left edit mode, before the domain reload that entering play mode makes: a compile error found on the way, or a project's script, can still keep it in edit mode. get_editor_state says playing once it plays.";
+
 afterEach(async () => {
   await closeMcpSessions();
   await cleanupProcesses();
@@ -91,7 +95,7 @@ describe('editor tools through tether call', () => {
     const { workspace, mcp } = await startToolSandbox();
     expect(await callFails(workspace, 'play_mode', { action: 'step' }, 'INVALID_ARGUMENTS')).toContain('Enter it first');
     expect(await mcp.fails('play_mode', { action: 'run' }, 'INVALID_ARGUMENTS')).toContain('action');
-    expect(await mcp.ok('play_mode', { action: 'enter' })).toEqual({ playing: true, changed: true, domainReload: true });
+    expect(await mcp.ok('play_mode', { action: 'enter' })).toEqual({ playing: true, changed: true, domainReload: true, note: ENTERING_NOTE });
 
     const stepped = await callOk<{ frame: number }>(workspace, 'play_mode', { action: 'step' });
     expect(stepped).toMatchObject({ playing: true, paused: true, changed: true });

@@ -54,8 +54,9 @@ export function setPlayMode(context: MainThreadContext, action: 'enter' | 'exit'
     context.project.writeJson(clockPath(context.project), { paused: false, frame: 0, since: Date.now() } satisfies PlayClock);
     context.console.write('log', 'Entering play mode');
     const reloads = reloadsOnEnteringPlayMode(context.project);
-    if (reloads) context.requestReload('play');
-    return { playing: true, changed: true, domainReload: reloads };
+    if (!reloads) return { playing: true, changed: true, domainReload: false };
+    context.requestReload('play');
+    return { playing: true, changed: true, domainReload: true, note: ENTERING_NOTE };
   }
   if (!context.playing) return { playing: false, changed: false };
   context.playing = false;
@@ -63,6 +64,13 @@ export function setPlayMode(context: MainThreadContext, action: 'enter' | 'exit'
   context.console.write('log', 'Exited play mode');
   return { playing: false, changed: true };
 }
+
+/**
+ * What entering says when it reloads the domain (PlayModeRules.EnteringNote): Unity's answer comes
+ * as it leaves edit mode, before the reload it cannot outlive, so before play mode is seen entered.
+ */
+const ENTERING_NOTE =
+  "Unity answered as it left edit mode, before the domain reload that entering play mode makes: a compile error found on the way, or a project's script, can still keep it in edit mode. get_editor_state says playing once it plays.";
 
 /** What an edit of a scene made in play mode says in its result (PlayModeRules.EditLostNote). */
 export const EDIT_LOST_NOTE =
@@ -128,6 +136,7 @@ export const playModeTool = defineTool({
     paused: z.boolean().optional().describe('After pause, resume and step.'),
     frame: z.number().int().optional().describe('The game\'s frame count (Time.frameCount), after pause, resume and step.'),
     domainReload: z.boolean().optional().describe('Entering reloaded the code domain; the answer arrived after the reload.'),
+    note: z.string().optional().describe('When the answer came before Unity had shown the change done: what may still undo it.'),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
   run: ({ action }, context) => {

@@ -30,6 +30,9 @@ namespace Tether.Unity.Tools
 
         [ToolArg("Entering reloaded the code domain; the answer arrived after the reload.")]
         public bool? DomainReload;
+
+        [ToolArg("When the answer came before Unity had shown the change done: what may still undo it.")]
+        public string Note;
     }
 
     /// <summary>
@@ -77,6 +80,8 @@ namespace Tether.Unity.Tools
                 if (enter && change == (reloads ? PlayModeStateChange.ExitingEditMode : PlayModeStateChange.EnteredPlayMode))
                 {
                     var answer = new JObject { ["playing"] = true, ["changed"] = true, ["domainReload"] = reloads };
+                    // Answered before the reload it cannot outlive, so before Unity has shown play mode entered.
+                    if (reloads) answer["note"] = PlayModeRules.EnteringNote;
                     wait.Complete(answer);
                 }
                 else if (!enter && change == PlayModeStateChange.EnteredEditMode)
@@ -147,6 +152,8 @@ namespace Tether.Unity.Tools
         /// What an edit of a scene made in play mode says in its result: Unity puts the scenes back
         /// as they were when play mode exits, so the edit is lost then.
         /// </summary>
+        public const string EnteringNote = "Unity answered as it left edit mode, before the domain reload that entering play mode makes: a compile error found on the way, or a project's script, can still keep it in edit mode. get_editor_state says playing once it plays.";
+
         public const string EditLostNote = "The editor is in play mode: this change lasts only until play mode exits, when Unity puts the scene back as it was. To keep it, exit play mode (play_mode with action \"exit\") and make it again.";
 
         /// <summary>

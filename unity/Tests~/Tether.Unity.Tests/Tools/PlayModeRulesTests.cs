@@ -22,6 +22,13 @@ namespace Tether.Unity.Tests.Tools
         [TearDown]
         public void FreshEditor() => UnityStandInState.Reset();
 
+        [Test]
+        public void EnteringThatReloadsSaysItWasAnsweredBeforePlayModeWasSeen()
+        {
+            // The sandbox's play-mode-tool.ts ENTERING_NOTE, word for word.
+            Assert.That(PlayModeRules.EnteringNote, Is.EqualTo("Unity answered as it left edit mode, before the domain reload that entering play mode makes: a compile error found on the way, or a project's script, can still keep it in edit mode. get_editor_state says playing once it plays."));
+        }
+
         [TestCase("enter")]
         [TestCase("exit")]
         [TestCase("step")]
