@@ -47,13 +47,6 @@ export type NewSceneTemplate = 'empty' | 'default';
 /** What open_scene and create_scene do with loaded scenes that have unsaved changes when they close them. */
 export type UnsavedChanges = 'refuse' | 'save' | 'discard';
 
-/** INVALID_ARGUMENTS naming the scenes with unsaved changes a tool would not go past (`rest`: why, and what to do). */
-function unsavedChangesRefused(tool: string, dirty: Scene[], rest: string): TetherError {
-  const scenes = dirty.map((scene) => scene.path);
-  const problem = `unsaved changes in ${scenes.map((s) => `"${s}"`).join(', ')}`;
-  return new TetherError('INVALID_ARGUMENTS', `Invalid arguments for ${tool}: unsavedChanges: ${problem}${rest}`, { tool, field: 'unsavedChanges', problem, scenes });
-}
-
 export class SceneSet {
   private loaded: Scene[];
   private activeIndex: number;
@@ -242,14 +235,7 @@ export class SceneSet {
    * "save" saves them first; "discard" drops them.
    */
   private closeAll(unsaved: UnsavedChanges, tool: string): void {
-    const dirty = this.loaded.filter((scene) => scene.isDirty);
-    if (dirty.length > 0 && unsaved === 'refuse') {
-      throw unsavedChangesRefused(tool, dirty, ' would be lost. Save them first (save_scene), or call again with unsavedChanges "save" or "discard".');
-    }
-    for (const scene of dirty) {
-      if (unsaved === 'save') scene.saveAsset();
-      else scene.discard();
-    }
+    this.dealWithUnsaved(unsaved, tool, ' would be lost. Save them first (save_scene), or call again with unsavedChanges "save" or "discard".');
   }
 
   /**
@@ -259,15 +245,25 @@ export class SceneSet {
    * untitled, so none lacks a path to save to.)
    */
   saveBeforeTests(unsaved: 'refuse' | 'save'): void {
+    this.dealWithUnsaved(
+      unsaved,
+      'run_tests',
+      ': Unity\'s Test Runner would first ask in a dialog whether to save them, holding the editor until someone answers. Save them (save_scene), or call again with unsavedChanges "save".',
+    );
+  }
+
+  /** The loaded scenes' unsaved changes: refused (`rest` says why and what to do), saved, or discarded. */
+  private dealWithUnsaved(unsaved: UnsavedChanges, tool: string, rest: string): void {
     const dirty = this.loaded.filter((scene) => scene.isDirty);
     if (dirty.length > 0 && unsaved === 'refuse') {
-      throw unsavedChangesRefused(
-        'run_tests',
-        dirty,
-        ': Unity\'s Test Runner would first ask in a dialog whether to save them, holding the editor until someone answers. Save them (save_scene), or call again with unsavedChanges "save".',
-      );
+      const scenes = dirty.map((scene) => scene.path);
+      const problem = `unsaved changes in ${scenes.map((s) => `"${s}"`).join(', ')}`;
+      throw new TetherError('INVALID_ARGUMENTS', `Invalid arguments for ${tool}: unsavedChanges: ${problem}${rest}`, { tool, field: 'unsavedChanges', problem, scenes });
     }
-    for (const scene of dirty) scene.saveAsset();
+    for (const scene of dirty) {
+      if (unsaved === 'save') scene.saveAsset();
+      else scene.discard();
+    }
   }
 
   /** What undo snapshots: the loaded scenes' contents; restoring touches only scenes still loaded. */

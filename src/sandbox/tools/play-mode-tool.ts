@@ -47,14 +47,14 @@ export function isPaused(context: MainThreadContext): boolean {
   return context.playing && readClock(context.project).paused;
 }
 
-export function setPlayMode(context: MainThreadContext, action: 'enter' | 'exit'): Record<string, unknown> {
+/** `reloads`: whether entering reloads the domain, when the caller has read the project's setting already. */
+export function setPlayMode(context: MainThreadContext, action: 'enter' | 'exit', reloads?: boolean): Record<string, unknown> {
   if (action === 'enter') {
     if (context.playing) return { playing: true, changed: false };
     context.playing = true;
     context.project.writeJson(clockPath(context.project), { paused: false, frame: 0, since: Date.now() } satisfies PlayClock);
     context.console.write('log', 'Entering play mode');
-    const reloads = reloadsOnEnteringPlayMode(context.project);
-    if (!reloads) return { playing: true, changed: true, domainReload: false };
+    if (!(reloads ?? reloadsOnEnteringPlayMode(context.project))) return { playing: true, changed: true, domainReload: false };
     context.requestReload('play');
     return { playing: true, changed: true, domainReload: true, note: ENTERING_NOTE };
   }

@@ -157,7 +157,7 @@ export async function runTests(context: MainThreadContext, selection: TestSelect
   rmSync(join(context.project.root, RESULTS_PATH), { force: true });
   if (selection.mode === 'PlayMode' && reloadsOnEnteringPlayMode(context.project)) {
     context.project.writeJson(interruptedRunPath(context), { editor: context.settings.editorInstanceId, selection } satisfies InterruptedRun);
-    setPlayMode(context, 'enter');
+    setPlayMode(context, 'enter', true);
     return { ...summaryOf(selection.mode, [], 0), finished: false, domainReload: true, note: ACROSS_RELOAD_NOTE };
   }
   return runSelected(context, selection, all, selects);
