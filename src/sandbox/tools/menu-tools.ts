@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { TetherError } from '../../protocol/index.js';
 import { closestNames } from '../../schema/suggest.js';
+import { activeBuildTarget } from './build-player.js';
 import { buildPlayer, compileScripts, compiledAnswer, type CompileOutcome } from './editor-tools.js';
 import { setPlayMode } from './play-mode-tool.js';
 import { scriptCompileErrors } from './script-compilation.js';
@@ -49,7 +50,7 @@ const MENU: MenuItem[] = [
   { path: 'File/Save', description: 'Saves the open scene.', run: (c) => saveOpenScenes(c) },
   // Unity's Save Project writes the assets and settings (AssetDatabase.SaveAssets), not the open scenes.
   { path: 'File/Save Project', description: 'Saves all assets.', run: () => ({ saved: 'project' }) },
-  { path: 'File/Build And Run', description: 'Builds the player for the default target (blocks the editor).', run: (c) => buildPlayer(c, 'StandaloneLinux64', false) },
+  { path: 'File/Build And Run', description: 'Builds the player for the active build target (blocks the editor).', run: (c) => buildPlayer(c, activeBuildTarget(), false) },
   { path: 'Assets/Refresh', description: 'Reimports changed assets and recompiles scripts (reloads the domain).', run: (c) => compileScripts(c), compiles: true },
   { path: 'Edit/Play', description: 'Toggles play mode.', run: (c) => togglePlayMode(c) },
   {
